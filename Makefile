@@ -1,0 +1,43 @@
+# Everything the project needs is installed from here; nothing by hand.
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+APT_PACKAGES = build-essential libseccomp-dev libcap-dev openjdk-17-jdk-headless \
+               python3-dev python3-venv bubblewrap chromium
+CFLAGS_NATIVE = -O2 -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wconversion -Wno-sign-conversion
+
+.PHONY: setup system venv native test bench clean
+
+setup: system venv
+
+# Installs missing Debian packages when run as root; otherwise only reports them.
+system:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "apt: installing$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else echo "missing system packages (run 'make setup' as root):$$missing" >&2; exit 1; fi; \
+	fi
+
+$(VENV)/.installed: pyproject.toml setup.py native/*.c native/*.h native/*.py
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip setuptools wheel cffi
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+venv: $(VENV)/.installed
+
+native: venv
+	$(PY) setup.py -q build_ext --inplace
+
+test: setup
+	$(PY) -m pytest -q tests
+
+bench: setup
+	$(PY) -m tests.bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info judge/_native*.so judge/_bin

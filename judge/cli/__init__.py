@@ -1,0 +1,29 @@
+"""The `judge` command line: thin wrappers over the library, one module per command."""
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from judge import JudgeError
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  help="A sandboxed judge for competitive-programming code.")
+
+
+def fail(message: str, code: int = 2) -> "typer.Exit":
+    """Prints one line on stderr and returns the exit to raise."""
+    typer.echo(f"judge: {message}", err=True)
+    return typer.Exit(code)
+
+
+def main() -> None:
+    from judge.cli import commands  # noqa: F401  (registers every command on `app`)
+    try:
+        app()
+    except JudgeError as exc:
+        typer.echo(f"judge: {exc}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        typer.echo("judge: interrupted", err=True)
+        sys.exit(130)

@@ -1,0 +1,27 @@
+"""The one Problem model every loader produces."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class TestCase:
+    input: bytes
+    output: bytes
+
+
+@dataclass(frozen=True)
+class Problem:
+    id: str                      # canonical id, e.g. "codeforces/2020A" or "pack/two-sum"
+    title: str
+    statement: str
+    time_limit_ms: int
+    memory_limit_mb: int
+    checker: str                 # a testlib checker name ("wcmp") or a custom checker's source
+    tests: tuple[TestCase, ...]
+    rating: int | None = None    # difficulty rating when the source knows it (Codeforces scale)
+    metadata: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def has_custom_checker(self) -> bool:
+        return "\n" in self.checker or "#include" in self.checker

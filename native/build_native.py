@@ -1,0 +1,63 @@
+"""Builds the native parts from the C sources in this folder.
+
+The cffi module `judge._native` (checkers and kernel probes, used in-process) and the
+executables (`judge-supervisor`, `judge-check`) compile the same source files.
+"""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from cffi import FFI
+
+NATIVE = Path(__file__).resolve().parent
+CFLAGS = ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wshadow", "-Wformat=2",
+          "-Wno-missing-field-initializers", "-D_GNU_SOURCE"]
+
+CHECKER_SOURCES = ["checkers.c"]
+PROBE_SOURCES = ["probe.c"]
+SUPERVISOR_SOURCES = ["supervisor.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
+                      "spawn.c", "probe.c"]
+
+CDEF = """
+int judge_check(const char *name,
+                const char *input, size_t input_len,
+                const char *output, size_t output_len,
+                const char *answer, size_t answer_len,
+                char *message, size_t message_cap, double *points);
+int judge_checker_exists(const char *name);
+
+int judge_probe_cpu_timer(double *overshoot_ms);
+int judge_probe_pidfd(void);
+int judge_probe_userns(void);
+int judge_probe_seccomp(void);
+"""
+
+ffibuilder = FFI()
+ffibuilder.cdef(CDEF)
+ffibuilder.set_source(
+    "judge._native",
+    '#include "checkers.h"\n#include "probe.h"\n',
+    sources=[str(NATIVE / s) for s in CHECKER_SOURCES + PROBE_SOURCES],
+    include_dirs=[str(NATIVE)],
+    extra_compile_args=CFLAGS,
+    libraries=["rt", "m"],
+)
+
+
+def _compile(sources, output: Path, libraries=()):
+    cc = os.environ.get("CC", "cc")
+    cmd = [cc, *CFLAGS, "-I", str(NATIVE), "-o", str(output),
+           *[str(NATIVE / s) for s in sources], *[f"-l{lib}" for lib in libraries]]
+    subprocess.run(cmd, check=True)
+
+
+def build_executables(bin_dir: Path) -> None:
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    _compile(SUPERVISOR_SOURCES, bin_dir / "judge-supervisor", libraries=["rt"])
+    _compile(CHECKER_SOURCES + ["checker_main.c"], bin_dir / "judge-check", libraries=["m"])
+
+
+if __name__ == "__main__":
+    ffibuilder.compile(verbose=True)
+    build_executables(NATIVE.parent / "judge" / "_bin")
