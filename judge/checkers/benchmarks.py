@@ -1,0 +1,177 @@
+"""The benchmarks' own output comparisons, as selectable checkers.
+
+Each checker is ``f(input: bytes, output: bytes, answer: bytes) -> (verdict, message)`` with
+verdict "OK" or "WA". They reproduce the published evaluation code's behaviour:
+
+``lcb`` -- LiveCodeBench ``testing_util.grade_stdio``:
+    both texts are stripped and split on "\\n", every line stripped; the line counts must match;
+    each pair of lines must be equal as strings, or else both must parse as whitespace-separated
+    ``decimal.Decimal`` tokens and the two token lists must be equal (so "1.50" == "1.5",
+    "1e2" == "100", but no tolerance at all: "0.333" != "0.3333"). Texts are decoded as UTF-8
+    (invalid bytes replaced): LiveCodeBench compares Python ``str`` captured from stdout.
+
+``lcb-functional`` -- LiveCodeBench ``grade_call_based`` for LeetCode-style tests:
+    the answer is a JSON value; the program's output (what the harness printed for the returned
+    value) is parsed as JSON and compared with Python equality (so 1 == 1.0 == true, lists
+    compare element-wise; LiveCodeBench turns tuples into lists, which JSON already does).
+
+``codecontests`` -- AlphaCode / CodeContests ``OutputsMatch`` (execution/tester_sandboxer.cc):
+    both texts are split on any of " \\n\\t\\r\\v" (empty parts dropped) and lower-cased; equal
+    token lists pass; otherwise the counts must match and each pair must "match": if either
+    token is not a number (neither a 32-bit int by ``absl::SimpleAtoi`` nor a double by
+    ``absl::SimpleAtod``) the two must be equal strings; else if either parses as a double --
+    which every int also does, so the integer branch of the original is never reached -- they
+    match when ``|a - b| < 1e-5`` (absolute, strict; NaN and equal infinities never match);
+    else as ints. Consequence kept on purpose: integers beyond 2^53 are compared as doubles.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Callable
+
+Verdict = tuple[str, str]
+
+
+def _text(b: bytes) -> str:
+    return b.decode("utf-8", errors="replace")
+
+
+def _short(s: str, n: int = 60) -> str:
+    return s if len(s) <= n else s[: n // 2] + "..." + s[-n // 2:]
+
+
+# ----------------------------------------------------------------------------- LiveCodeBench
+
+def _stripped_lines(s: str) -> list[str]:
+    return [line.strip() for line in s.strip().split("\n")]
+
+
+def _decimals(line: str) -> list[Decimal] | None:
+    try:
+        return [Decimal(tok) for tok in line.split()]
+    except (InvalidOperation, ValueError, TypeError):
+        return None
+
+
+def _decimal_lists_equal(a: list[Decimal], b: list[Decimal]) -> bool:
+    if len(a) != len(b):
+        return False
+    try:
+        return all(x == y for x, y in zip(a, b))
+    except InvalidOperation:          # signalling NaN compared: not equal, as in Python's list ==
+        return False
+
+
+def check_lcb(input: bytes, output: bytes, answer: bytes) -> Verdict:
+    out_lines = _stripped_lines(_text(output))
+    ans_lines = _stripped_lines(_text(answer))
+    if len(out_lines) != len(ans_lines):
+        return "WA", (f"Wrong answer: mismatched output length: {len(out_lines)} lines, "
+                      f"expected {len(ans_lines)}")
+    for i, (o, a) in enumerate(zip(out_lines, ans_lines)):
+        if o == a:
+            continue
+        do = _decimals(o)
+        da = _decimals(a)
+        if do is not None and da is not None and _decimal_lists_equal(do, da):
+            continue
+        return "WA", f"Wrong answer at line {i + 1}: {_short(o)!r} != {_short(a)!r}"
+    return "OK", f"{len(ans_lines)} lines match"
+
+
+def check_lcb_functional(input: bytes, output: bytes, answer: bytes) -> Verdict:
+    try:
+        expected = json.loads(_text(answer))
+    except ValueError as e:
+        return "WA", f"answer is not JSON: {e}"   # the grade layer reports bad data separately
+    try:
+        got = json.loads(_text(output).strip())
+    except ValueError:
+        return "WA", f"output is not a JSON value: {_short(_text(output).strip())!r}"
+    if got == expected:
+        return "OK", "return value matches"
+    return "WA", f"Wrong Answer: {_short(json.dumps(got))} != {_short(json.dumps(expected))}"
+
+
+# ----------------------------------------------------------------------------- CodeContests
+
+_CC_SPLIT = re.compile(r"[ \n\t\r\v]+")
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?")
+_SPECIAL = re.compile(r"-?(?:inf|infinity|nan(?:\([0-9a-z_]*\))?)")
+_I32_MIN, _I32_MAX = -(2 ** 31), 2 ** 31 - 1
+
+
+def _cc_tokens(s: str) -> list[str]:
+    return [t.lower() for t in _CC_SPLIT.split(s) if t]
+
+
+def _simple_atoi(t: str) -> int | None:
+    if not _INT.fullmatch(t):
+        return None
+    v = int(t)
+    return v if _I32_MIN <= v <= _I32_MAX else None
+
+
+def _simple_atod(t: str) -> float | None:
+    # absl::SimpleAtod: optional '+' (not followed by '-'), then absl::from_chars general format;
+    # out-of-range values become +-inf. Tokens arrive lower-cased.
+    body = t[1:] if t.startswith("+") and not t.startswith("+-") else t
+    if _FLOAT.fullmatch(body):
+        return float(body)          # 1e999 -> inf, like SimpleAtod's out-of-range handling
+    if _SPECIAL.fullmatch(body):
+        neg = body.startswith("-")
+        if "nan" in body:
+            return math.nan
+        return -math.inf if neg else math.inf
+    return None
+
+
+def _cc_values_match(a: str, b: str) -> bool:
+    ai, bi = _simple_atoi(a), _simple_atoi(b)
+    ad, bd = _simple_atod(a), _simple_atod(b)
+    a_str = ai is None and ad is None
+    b_str = bi is None and bd is None
+    if a_str or b_str:
+        return a == b
+    if ad is not None or bd is not None:
+        if ad is None or bd is None:   # unreachable: an int always parses as a double
+            return False
+        return abs(ad - bd) < 1e-5
+    return ai == bi
+
+
+def check_codecontests(input: bytes, output: bytes, answer: bytes) -> Verdict:
+    out = _cc_tokens(_text(output))
+    ans = _cc_tokens(_text(answer))
+    if out == ans:
+        return "OK", f"{len(ans)} tokens match"
+    if len(out) != len(ans):
+        return "WA", f"{len(out)} tokens, expected {len(ans)}"
+    for i, (o, a) in enumerate(zip(out, ans)):
+        if not _cc_values_match(o, a):
+            return "WA", f"token {i + 1} differs: {_short(o)!r} != {_short(a)!r}"
+    return "OK", f"{len(ans)} tokens match"
+
+
+BENCHMARK_CHECKERS: dict[str, Callable[[bytes, bytes, bytes], Verdict]] = {
+    "lcb": check_lcb,
+    "lcb-functional": check_lcb_functional,
+    "codecontests": check_codecontests,
+}
+
+
+def check_benchmark(name: str, input: bytes, output: bytes, answer: bytes) -> Verdict:
+    try:
+        fn = BENCHMARK_CHECKERS[name]
+    except KeyError:
+        from judge import JudgeError
+        raise JudgeError(f"unknown benchmark checker {name!r}; known: {sorted(BENCHMARK_CHECKERS)}") from None
+    return fn(input, output, answer)
+
+
+__all__ = ["BENCHMARK_CHECKERS", "check_benchmark", "check_lcb", "check_lcb_functional",
+           "check_codecontests"]

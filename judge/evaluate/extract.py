@@ -1,0 +1,109 @@
+"""The code of a model completion: its LAST fenced code block.
+
+Rules (a pragmatic subset of CommonMark fenced code blocks, tuned for model output):
+
+* A fence is a line made of optional indentation (any amount: models indent fences inside list
+  items), then three or more backticks or three or more tildes, then an optional info string
+  whose first word is the tag (```cpp, ```c++, ~~~python, ```py title="x"). A backtick fence's
+  info string may not contain a backtick (so a line like ```x``` is not an opening fence).
+* A block closes at the first later line with the same fence character, at least as many of them,
+  and nothing but whitespace after. Lines inside are stripped of the opening fence's indentation
+  (as far as they have it).
+* An unclosed block runs to the end of the completion (a truncated generation).
+* CRLF and lone CR line ends are normalised to LF.
+* Blocks with nothing but whitespace are skipped; the last non-empty block wins. No block at all
+  is "no code": ``extract_code`` returns None.
+
+Note: LiveCodeBench's own ``extract_code`` takes the FIRST pair of lines containing ```; this
+project's design takes the last block (the final answer after drafts and explanations).
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+
+
+class CodeBlock(NamedTuple):
+    code: str
+    tag: str | None          # first word of the info string, lower-cased; None when absent
+
+
+def _blocks(text: str) -> list[CodeBlock]:
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    blocks: list[CodeBlock] = []
+    i = 0
+    while i < len(lines):
+        m = _FENCE.match(lines[i])
+        if not m or (m["fence"][0] == "`" and "`" in m["info"]):
+            i += 1
+            continue
+        indent, fence, info = m["indent"], m["fence"], m["info"].strip()
+        tag = info.split()[0].lower() if info else None
+        if tag is not None:
+            tag = tag.strip("{}.") or None
+        body: list[str] = []
+        j = i + 1
+        closed = False
+        while j < len(lines):
+            line = lines[j]
+            stripped = line.strip()
+            if (stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence)):
+                closed = True
+                break
+            body.append(_dedent(line, indent))
+            j += 1
+        code = "\n".join(body)
+        if code.strip():
+            blocks.append(CodeBlock(code.rstrip("\n") + "\n", tag))
+        i = j + 1 if closed else j
+    return blocks
+
+
+def _dedent(line: str, indent: str) -> str:
+    if not indent:
+        return line
+    k = 0
+    while k < len(indent) and k < len(line) and line[k] == indent[k]:
+        k += 1
+    return line[k:]
+
+
+def extract_code(completion: str) -> CodeBlock | None:
+    """(code, tag) of the last non-empty fenced block of ``completion``; None when there is none."""
+    if not completion:
+        return None
+    blocks = _blocks(completion)
+    return blocks[-1] if blocks else None
+
+
+def extract_all(completion: str) -> list[CodeBlock]:
+    """Every non-empty fenced block, in order."""
+    return _blocks(completion) if completion else []
+
+
+_TAGS: dict[str, str] = {}
+for _lang, _names in {
+    "cpp": ("cpp", "c++", "cc", "cxx", "hpp", "h++", "cplusplus", "cpp11", "cpp14", "cpp17",
+            "cpp20", "cpp23", "c++11", "c++14", "c++17", "c++20", "c++23", "gnu++17", "gnu++20"),
+    "c": ("c", "h"),
+    "python": ("python", "py", "python3", "py3", "pypy", "pypy3", "python3.10", "python3.11"),
+    "java": ("java",),
+    "kotlin": ("kotlin", "kt"),
+    "rust": ("rust", "rs"),
+    "go": ("go", "golang"),
+    "javascript": ("javascript", "js", "node", "nodejs"),
+}.items():
+    for _n in _names:
+        _TAGS[_n] = _lang
+
+
+def language_from_tag(tag: str | None) -> str | None:
+    """Canonical language name ("cpp", "python", "java", ...) of a fence tag; None if unknown."""
+    if not tag:
+        return None
+    return _TAGS.get(tag.strip().lower())
+
+
+__all__ = ["CodeBlock", "extract_code", "extract_all", "language_from_tag"]
