@@ -1,0 +1,105 @@
+"""seccomp policies, built with pyseccomp and handed to the supervisor as BPF bytes.
+
+Each policy is an allow-list; anything else is refused with SECCOMP_RET_USER_NOTIF, which lets
+the supervisor name the syscall before it kills the run (status RF). Some syscalls are refused
+whatever a policy says, and clone may not create namespaces.
+"""
+from __future__ import annotations
+
+import errno
+import functools
+import os
+import tempfile
+
+import pyseccomp
+
+from judge import JudgeError
+
+# Never allowed, in any policy (DESIGN.md §2).
+ALWAYS_REFUSED = frozenset("""
+ptrace process_vm_readv process_vm_writev mount umount2 pivot_root chroot unshare setns
+bpf perf_event_open io_uring_setup io_uring_enter io_uring_register userfaultfd keyctl add_key
+request_key kexec_load kexec_file_load init_module finit_module delete_module reboot swapon
+swapoff acct quotactl syslog settimeofday clock_settime clock_adjtime adjtimex
+open_by_handle_at name_to_handle_at fanotify_init fsopen fsconfig fsmount fspick move_mount
+open_tree mount_setattr pidfd_getfd seccomp iopl ioperm modify_ldt lookup_dcookie vhangup
+sethostname setdomainname mknod mknodat uselib nfsservctl
+""".split())
+
+CLONE_NAMESPACE_FLAGS = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
+
+# What a statically linked C/C++ program needs, threads included.
+NATIVE = """
+read write readv writev pread64 pwrite64 lseek close fstat newfstatat statx stat lstat
+openat open access faccessat faccessat2 readlink readlinkat getcwd getdents64 fcntl dup dup2 dup3
+ioctl brk mmap munmap mprotect mremap madvise mlock munlock arch_prctl set_tid_address
+set_robust_list get_robust_list rseq prlimit64 getrlimit uname getrandom futex futex_waitv
+sched_yield sched_getaffinity sched_getparam sched_getscheduler getpid gettid getppid getuid
+geteuid getgid getegid getresuid getresgid getpgrp getpgid getsid clock_gettime clock_getres
+gettimeofday time times getrusage nanosleep clock_nanosleep rt_sigaction rt_sigprocmask
+rt_sigreturn rt_sigpending rt_sigtimedwait rt_sigsuspend sigaltstack tgkill tkill kill exit
+exit_group restart_syscall wait4 waitid clone fork vfork execve pipe pipe2 poll ppoll select
+pselect6 sysinfo memfd_create ftruncate fallocate unlink unlinkat mkdir mkdirat rename renameat
+renameat2 rmdir fsync fdatasync sync_file_range msync mincore membarrier umask chdir fchdir
+fadvise64 setsid setpgid alarm getitimer setitimer timer_create timer_settime timer_gettime
+timer_getoverrun timer_delete eventfd eventfd2 epoll_create epoll_create1 epoll_ctl epoll_wait
+epoll_pwait epoll_pwait2 copy_file_range sendfile splice tee statfs fstatfs prctl
+""".split()
+
+PYTHON = NATIVE + """
+socketpair getxattr lgetxattr fgetxattr listxattr flistxattr chmod fchmod fchmodat utimensat
+futimesat getpriority sched_getattr close_range
+""".split()
+
+JAVA = PYTHON + """
+sched_setscheduler sched_setattr setpriority mbind get_mempolicy set_mempolicy
+socket connect getsockname getpeername getsockopt setsockopt shutdown sendto recvfrom
+sendmsg recvmsg bind listen accept accept4 inotify_init1 inotify_add_watch inotify_rm_watch
+shmget shmat shmdt shmctl flock
+""".split()
+
+POLICIES = {"native": NATIVE, "python": PYTHON, "java": JAVA}
+
+
+def _check(name: str, allowed: list[str]) -> None:
+    bad = ALWAYS_REFUSED.intersection(allowed)
+    if bad:
+        raise AssertionError(f"policy {name} allows always-refused syscalls: {sorted(bad)}")
+
+
+@functools.lru_cache(maxsize=None)
+def policy_bpf(name: str) -> bytes:
+    """The BPF program of a policy, as the bytes the kernel takes."""
+    if name not in POLICIES:
+        raise JudgeError(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
+    allowed = POLICIES[name]
+    _check(name, allowed)
+    f = pyseccomp.SyscallFilter(defaction=pyseccomp.NOTIFY)
+    # Foreign ABIs (i386 `int 0x80`, x32) do not match the native architecture: killed outright.
+    f.set_attr(pyseccomp.Attr.ACT_BADARCH, pyseccomp.KILL_PROCESS)
+    for syscall in sorted(set(allowed)):
+        if syscall in ("clone",):
+            continue
+        try:
+            f.add_rule(pyseccomp.ALLOW, syscall)
+        except (OSError, ValueError):
+            continue  # not a syscall on this architecture
+    f.add_rule(pyseccomp.ALLOW, "clone",
+               pyseccomp.Arg(0, pyseccomp.MASKED_EQ, CLONE_NAMESPACE_FLAGS, 0))
+    # clone3 takes its flags in memory, out of the filter's reach: make libc fall back to clone.
+    f.add_rule(pyseccomp.ERRNO(errno.ENOSYS), "clone3")
+    # Runs are pinned to one CPU; moving off it would let threads outrun the CPU accounting.
+    f.add_rule(pyseccomp.ERRNO(errno.EPERM), "sched_setaffinity")
+    # `personality(0xffffffff)` only asks; any change (e.g. disabling ASLR) is refused.
+    f.add_rule(pyseccomp.ALLOW, "personality", pyseccomp.Arg(0, pyseccomp.EQ, 0xFFFFFFFF))
+    with tempfile.TemporaryFile() as out:
+        f.export_bpf(out)
+        out.seek(0)
+        return out.read()
+
+
+def syscall_name(number: int) -> str:
+    try:
+        return pyseccomp.resolve_syscall(pyseccomp.Arch.NATIVE, number).decode()
+    except (ValueError, OSError):
+        return f"syscall {number}"

@@ -1,0 +1,283 @@
+"""A warm sandbox slot: one long-lived C supervisor holding its namespaces and root, forking
+each run inside them (DESIGN.md §2, "Warm slots")."""
+from __future__ import annotations
+
+import os
+import socket
+import struct
+import subprocess
+import threading
+from pathlib import Path
+from typing import BinaryIO, Union
+
+from judge import JudgeError
+from judge.sandbox.policy import policy_bpf, syscall_name
+from judge.sandbox.result import Limits, RunResult
+from judge.sandbox.verdict import classify
+
+SUPERVISOR = Path(__file__).resolve().parent.parent / "_bin" / "judge-supervisor"
+DEFAULT_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
+               "TMPDIR": "/tmp"}
+
+(TAG_ARG, TAG_ENV, TAG_CPU_MS, TAG_WALL_MS, TAG_MEMORY, TAG_OUTPUT, TAG_STDERR, TAG_FILE_SIZE,
+ TAG_PROCESSES, TAG_OPEN_FILES, TAG_ADDRESS_SPACE, TAG_BPF, TAG_FDS, TAG_CWD) = range(1, 15)
+
+Stdin = Union[None, bytes, str, os.PathLike, int]
+Sink = Union[None, str, os.PathLike, int, BinaryIO]
+MB = 1 << 20
+
+
+class SandboxError(JudgeError):
+    """The sandbox cannot be set up here (missing kernel feature, bad box, dead supervisor)."""
+
+
+def _record(tag: int, data: bytes) -> bytes:
+    return struct.pack("<HI", tag, len(data)) + data
+
+
+def _number(tag: int, value: float) -> bytes:
+    return _record(tag, struct.pack("<Q", int(value)))
+
+
+def _text(tag: int, value: str) -> bytes:
+    return _record(tag, os.fsencode(value) + b"\0")
+
+
+class Sandbox:
+    """`with Sandbox(box=DIR) as sb: sb.run(["./prog"], Limits(...), stdin=b"...")`.
+
+    DIR is mounted read-only (or read-write with box_writable) as the working directory /box.
+    The slot is reusable: every run gets a fresh cgroup and a clean /tmp.
+    """
+
+    def __init__(self, box: str | os.PathLike | None = None, policy: str = "native", *,
+                 slot: int = 0, cpu: int | None = None, cgroup: str = "auto",
+                 box_writable: bool = False, tmp_size_mb: int = 64,
+                 binds: tuple[str, ...] = (), env: dict[str, str] | None = None) -> None:
+        if box is not None:
+            box = Path(box).resolve()
+            if not box.is_dir():
+                raise SandboxError(f"box directory does not exist: {box}")
+        if cgroup not in ("auto", "v1", "v2", "none"):
+            raise SandboxError(f"unknown cgroup mode {cgroup!r} (auto, v1, v2, none)")
+        policy_bpf(policy)  # validates the name early
+        self.box = box
+        self.policy = policy
+        self.slot = slot
+        self.cpu = self._default_cpu(slot) if cpu is None else cpu
+        self.cgroup_request = cgroup
+        self.box_writable = box_writable
+        self.tmp_size_mb = tmp_size_mb
+        self.binds = tuple(binds)
+        self.env = dict(DEFAULT_ENV if env is None else env)
+        self.cgroup: str | None = None
+        self.uid_mode: str | None = None
+        self._process: subprocess.Popen | None = None
+        self._sock: socket.socket | None = None
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _default_cpu(slot: int) -> int:
+        cpus = sorted(os.sched_getaffinity(0))
+        return cpus[slot % len(cpus)]
+
+    # -- lifecycle --------------------------------------------------------------------------
+    def start(self) -> "Sandbox":
+        if self._process is not None:
+            return self
+        if not SUPERVISOR.exists():
+            raise SandboxError(f"the supervisor is not built ({SUPERVISOR}); run `make setup`")
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        args = [str(SUPERVISOR), "--sock", str(theirs.fileno()), "--slot", str(self.slot),
+                "--cpu", str(self.cpu), "--tmp-mb", str(self.tmp_size_mb),
+                "--cgroup", self.cgroup_request]
+        if self.box is not None:
+            args += ["--box", str(self.box)]
+        if self.box_writable:
+            args.append("--box-writable")
+        for path in self.binds:
+            args += ["--bind", str(Path(path).resolve())]
+        try:
+            self._process = subprocess.Popen(args, pass_fds=(theirs.fileno(),), close_fds=True,
+                                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.PIPE)
+        finally:
+            theirs.close()
+        self._sock = ours
+        ready = self._receive_line()
+        if not ready.startswith("ready"):
+            detail = ready[len("error "):] if ready.startswith("error ") else ready
+            self.close()
+            raise SandboxError(f"cannot start the sandbox: {detail or 'the supervisor died'}")
+        fields = dict(part.split("=", 1) for part in ready.split()[1:])
+        self.cgroup = fields.get("cgroup")
+        self.uid_mode = fields.get("uid")
+        return self
+
+    def close(self) -> None:
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        if self._process is not None:
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+            if self._process.stderr:
+                self._process.stderr.close()
+            self._process = None
+
+    def __enter__(self) -> "Sandbox":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _receive_line(self) -> str:
+        assert self._sock is not None
+        try:
+            data = self._sock.recv(1 << 16)
+        except OSError:
+            data = b""
+        return data.decode(errors="replace").strip()
+
+    # -- runs -------------------------------------------------------------------------------
+    def run(self, argv: list[str], limits: Limits | None = None, *, stdin: Stdin = None,
+            stdout: Sink = None, stderr: Sink = None, env: dict[str, str] | None = None,
+            policy: str | None = None, cwd: str | None = None) -> RunResult:
+        """Runs argv in the slot. stdin: bytes, a path or an fd; stdout/stderr: a path, an fd or
+        a binary file to receive the bytes (None drops them)."""
+        if not argv:
+            raise JudgeError("no command to run")
+        limits = limits or Limits()
+        with self._lock:
+            if self._process is None:
+                self.start()
+            opened: list[int] = []
+            try:
+                fds = [self._stdin_fd(stdin, opened), self._sink_fd(stdout, opened),
+                       self._sink_fd(stderr, opened)]
+                message = self._encode(argv, limits, env, policy or self.policy, cwd, fds)
+                attached = [fd for fd in fds if fd is not None]
+                try:
+                    socket.send_fds(self._sock, [message], attached)
+                except OSError as exc:
+                    raise SandboxError(f"the sandbox supervisor is gone: {exc}") from None
+                reply = self._receive_line()
+            finally:
+                for fd in opened:
+                    os.close(fd)
+        if not reply or reply.startswith("error"):
+            detail = self._supervisor_stderr()
+            self.close()
+            raise SandboxError(f"the sandbox supervisor died{': ' + detail if detail else ''}")
+        return self._decode(reply, limits)
+
+    def _supervisor_stderr(self) -> str:
+        if self._process is None or self._process.stderr is None:
+            return ""
+        try:
+            self._process.wait(timeout=2)
+            return self._process.stderr.read().decode(errors="replace").strip().splitlines()[-1]
+        except Exception:
+            return ""
+
+    @staticmethod
+    def _stdin_fd(stdin: Stdin, opened: list[int]) -> int | None:
+        if stdin is None:
+            return None
+        if isinstance(stdin, int):
+            return stdin
+        if isinstance(stdin, (bytes, bytearray, memoryview)):
+            fd = os.memfd_create("stdin", os.MFD_CLOEXEC)
+            opened.append(fd)
+            view = memoryview(stdin)
+            while view:
+                view = view[os.write(fd, view):]
+            os.lseek(fd, 0, os.SEEK_SET)
+            return fd
+        try:
+            fd = os.open(stdin, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise JudgeError(f"cannot open stdin file {stdin}: {exc.strerror}") from None
+        opened.append(fd)
+        return fd
+
+    @staticmethod
+    def _sink_fd(sink: Sink, opened: list[int]) -> int | None:
+        if sink is None:
+            return None
+        if isinstance(sink, int):
+            return sink
+        if hasattr(sink, "fileno"):
+            sink.flush()
+            return sink.fileno()
+        try:
+            fd = os.open(sink, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise JudgeError(f"cannot open output file {sink}: {exc.strerror}") from None
+        opened.append(fd)
+        return fd
+
+    def _encode(self, argv, limits: Limits, env, policy: str, cwd, fds) -> bytes:
+        environment = dict(self.env)
+        if env:
+            environment.update(env)
+        parts = [_text(TAG_ARG, str(a)) for a in argv]
+        parts += [_text(TAG_ENV, f"{k}={v}") for k, v in environment.items()]
+        parts += [
+            _number(TAG_CPU_MS, limits.time_limit_ms),
+            _number(TAG_WALL_MS, limits.wall_ms),
+            _number(TAG_MEMORY, limits.memory_limit_mb * MB),
+            _number(TAG_OUTPUT, limits.output_limit_mb * MB),
+            _number(TAG_STDERR, limits.stderr_limit_mb * MB),
+            _number(TAG_FILE_SIZE, limits.file_size_limit_mb * MB),
+            _number(TAG_PROCESSES, limits.processes),
+            _number(TAG_OPEN_FILES, limits.open_files),
+            _record(TAG_BPF, policy_bpf(policy)),
+            _number(TAG_FDS, sum(1 << i for i, fd in enumerate(fds) if fd is not None)),
+        ]
+        if self.cgroup == "none" and policy != "java":
+            # Without a memory cgroup the address-space limit is the only memory bound.
+            parts.append(_number(TAG_ADDRESS_SPACE, limits.memory_limit_mb * MB * 2))
+        if cwd:
+            parts.append(_text(TAG_CWD, cwd))
+        return b"".join(parts)
+
+    @staticmethod
+    def _decode(reply: str, limits: Limits) -> RunResult:
+        raw = {}
+        for line in reply.splitlines():
+            key, _, value = line.partition("=")
+            raw[key] = value
+        number = raw.get("syscall", "-1")
+        return classify(
+            limits=limits,
+            exit_code=int(raw.get("exit_code", -1)),
+            signal=int(raw.get("signal", 0)),
+            cpu_ns=int(raw.get("cpu_ns", 0)),
+            wall_ns=int(raw.get("wall_ns", 0)),
+            memory_bytes=int(raw.get("memory_bytes", 0)),
+            output_bytes=int(raw.get("output_bytes", 0)),
+            oom_kills=int(raw.get("oom_kills", 0)),
+            killed_by=raw.get("killed_by") or None,
+            syscall=syscall_name(int(number)) if int(number) >= 0 else None,
+            sources={"cpu": raw.get("cpu_source") or "rusage",
+                     "memory": raw.get("memory_source") or "rusage"},
+            error=raw.get("error") or None,
+        )
+
+
+def run_once(argv: list[str], limits: Limits | None = None, *, box=None, policy: str = "native",
+             **kwargs) -> RunResult:
+    """The cold path: a one-shot slot for a single run."""
+    run_args = {k: kwargs.pop(k) for k in ("stdin", "stdout", "stderr", "env", "cwd") if k in kwargs}
+    with Sandbox(box=box, policy=policy, **kwargs) as sandbox:
+        return sandbox.run(argv, limits, **run_args)

@@ -1,0 +1,45 @@
+"""Turns the supervisor's raw figures into a run status. One place decides what a run was."""
+from __future__ import annotations
+
+import signal as signals
+
+from judge.sandbox.result import Limits, RunResult
+
+
+def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, wall_ns: int,
+             memory_bytes: int, output_bytes: int, oom_kills: int, killed_by: str | None,
+             syscall: str | None, sources: dict, error: str | None) -> RunResult:
+    cpu_ms = cpu_ns / 1e6
+    memory_kb = memory_bytes // 1024
+    over_memory = memory_bytes > limits.memory_limit_mb * (1 << 20)
+    if error:
+        status = "SE"
+    elif killed_by == "seccomp" or signal == signals.SIGSYS:
+        status, killed_by = "RF", "seccomp"
+    elif killed_by == "output" or signal == signals.SIGXFSZ:
+        status = "OLE"
+    elif killed_by in ("cpu-timer", "wall-timer") or signal == signals.SIGXCPU:
+        status = "TLE"
+        killed_by = killed_by or "cpu-rlimit"
+    elif oom_kills > 0 or over_memory:
+        status = "MLE"
+        killed_by = killed_by or ("memory" if oom_kills else None)
+    elif cpu_ms > limits.time_limit_ms:
+        status = "TLE"
+    elif signal or exit_code != 0:
+        status = "RE"
+    else:
+        status = "OK"
+    return RunResult(
+        status=status,
+        exit_code=None if signal or exit_code < 0 else exit_code,
+        signal=signal or None,
+        cpu_time_ms=round(cpu_ms, 3),
+        wall_time_ms=round(wall_ns / 1e6, 3),
+        memory_kb=memory_kb,
+        output_bytes=output_bytes,
+        killed_by=killed_by,
+        syscall=syscall,
+        sources=sources,
+        error=error,
+    )

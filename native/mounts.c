@@ -1,0 +1,216 @@
+/* The sandbox's filesystem: a read-only root assembled from bind mounts of the host's toolchain
+ * directories, the box at /box, a size-capped tmpfs /tmp, a fresh /proc and a minimal /dev. */
+#include "supervisor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/mount.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define SCAFFOLD "/tmp"
+#define NEWROOT "/newroot"
+#define OLDROOT "/oldroot"
+
+/* Host paths every sandbox sees (read-only); missing ones are skipped. */
+static const char *const default_binds[] = {
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+    "/etc/alternatives", "/etc/java-17-openjdk", "/etc/ld.so.cache", "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d", "/etc/localtime", "/etc/python3", "/etc/python3.11",
+    "/etc/ssl/certs/java",
+};
+
+static const char *const device_nodes[] = {"null", "zero", "full", "random", "urandom"};
+
+static void mkdir_p(const char *path, mode_t mode) {
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+        die("path too long: %s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+            die("mkdir %s: %m", tmp);
+        *p = '/';
+    }
+    if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+        die("mkdir %s: %m", tmp);
+}
+
+static void make_read_only(const char *target, unsigned long extra) {
+    struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY | extra};
+    if (syscall(SYS_mount_setattr, AT_FDCWD, target, AT_RECURSIVE, &attr, sizeof(attr)) == 0)
+        return;
+    /* Kernels before 5.12: remount the top mount only. */
+    unsigned long flags = MS_REMOUNT | MS_BIND | MS_RDONLY;
+    if (extra & MOUNT_ATTR_NOSUID)
+        flags |= MS_NOSUID;
+    if (extra & MOUNT_ATTR_NODEV)
+        flags |= MS_NODEV;
+    if (mount(NULL, target, NULL, flags, NULL) < 0)
+        die("remount read-only %s: %m", target);
+}
+
+/* Reproduces host path `path` (absolute) inside the new root, read-only. */
+static void bind_host_path(const char *path, const char *inside, bool writable) {
+    char source[PATH_MAX], target[PATH_MAX];
+    if (snprintf(source, sizeof(source), OLDROOT "%s", path) >= (int)sizeof(source) ||
+        snprintf(target, sizeof(target), NEWROOT "%s", inside) >= (int)sizeof(target))
+        die("path too long: %s", path);
+    struct stat st;
+    if (lstat(source, &st) < 0) {
+        if (errno == ENOENT)
+            return;
+        die("stat %s: %m", path);
+    }
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof(parent), "%s", target);
+    char *slash = strrchr(parent, '/');
+    if (slash && slash != parent) {
+        *slash = '\0';
+        mkdir_p(parent, 0755);
+    }
+    if (S_ISLNK(st.st_mode)) {
+        char link[PATH_MAX];
+        ssize_t n = readlink(source, link, sizeof(link) - 1);
+        if (n < 0)
+            die("readlink %s: %m", path);
+        link[n] = '\0';
+        if (symlink(link, target) < 0 && errno != EEXIST)
+            die("symlink %s: %m", target);
+        return;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        mkdir_p(target, 0755);
+    } else {
+        int fd = open(target, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+        if (fd < 0)
+            die("create %s: %m", target);
+        close(fd);
+    }
+    if (mount(source, target, NULL, MS_BIND | MS_REC, NULL) < 0)
+        die("bind %s: %m", path);
+    if (!writable)
+        make_read_only(target, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+}
+
+static void mount_tmp(const char *target, unsigned size_mb) {
+    char options[64];
+    snprintf(options, sizeof(options), "size=%um,mode=1777,nr_inodes=4096", size_mb);
+    if (mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, options) < 0)
+        die("mount tmpfs %s: %m", target);
+}
+
+static void setup_dev(void) {
+    if (mount("tmpfs", NEWROOT "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,mode=755") < 0)
+        die("mount /dev: %m");
+    for (size_t i = 0; i < sizeof(device_nodes) / sizeof(device_nodes[0]); i++) {
+        char source[64], target[64];
+        snprintf(source, sizeof(source), OLDROOT "/dev/%s", device_nodes[i]);
+        snprintf(target, sizeof(target), NEWROOT "/dev/%s", device_nodes[i]);
+        int fd = open(target, O_CREAT | O_WRONLY | O_CLOEXEC, 0666);
+        if (fd < 0)
+            die("create %s: %m", target);
+        close(fd);
+        if (mount(source, target, NULL, MS_BIND, NULL) < 0)
+            die("bind %s: %m", source);
+    }
+    static const char *const links[][2] = {
+        {"/proc/self/fd", "fd"}, {"/proc/self/fd/0", "stdin"},
+        {"/proc/self/fd/1", "stdout"}, {"/proc/self/fd/2", "stderr"},
+    };
+    for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+        char target[64];
+        snprintf(target, sizeof(target), NEWROOT "/dev/%s", links[i][1]);
+        if (symlink(links[i][0], target) < 0)
+            die("symlink %s: %m", target);
+    }
+    make_read_only(NEWROOT "/dev", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+}
+
+void setup_root(const struct slot_config *cfg) {
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+        die("make / private: %m");
+    /* A scaffold tmpfs becomes the root for a moment so that the old root stays reachable
+     * at /oldroot while the new one is built at /newroot. */
+    if (mount("tmpfs", SCAFFOLD, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=700") < 0)
+        die("mount scaffold: %m");
+    if (mkdir(SCAFFOLD NEWROOT, 0755) < 0 || mkdir(SCAFFOLD OLDROOT, 0755) < 0)
+        die("scaffold dirs: %m");
+    if (syscall(SYS_pivot_root, SCAFFOLD, SCAFFOLD OLDROOT) < 0)
+        die("pivot_root scaffold: %m");
+    if (chdir("/") < 0)
+        die("chdir /: %m");
+
+    if (mount("tmpfs", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV, "size=256k,mode=755") < 0)
+        die("mount new root: %m");
+    for (size_t i = 0; i < sizeof(default_binds) / sizeof(default_binds[0]); i++)
+        bind_host_path(default_binds[i], default_binds[i], false);
+    for (int i = 0; i < cfg->nbinds; i++)
+        bind_host_path(cfg->binds[i], cfg->binds[i], false);
+
+    mkdir_p(NEWROOT "/box", 0755);
+    if (cfg->box) {
+        char box[PATH_MAX];
+        if (snprintf(box, sizeof(box), OLDROOT "%s", cfg->box) >= (int)sizeof(box))
+            die("box path too long");
+        if (mount(box, NEWROOT "/box", NULL, MS_BIND | MS_REC, NULL) < 0)
+            die("bind box %s: %m", cfg->box);
+        if (cfg->box_writable) {
+            if (mount(NULL, NEWROOT "/box", NULL, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV,
+                      NULL) < 0)
+                die("remount box: %m");
+        } else {
+            make_read_only(NEWROOT "/box", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+        }
+    }
+    mkdir_p(NEWROOT "/tmp", 01777);
+    mount_tmp(NEWROOT "/tmp", cfg->tmp_mb);
+    mkdir_p(NEWROOT "/proc", 0555);
+    if (mount("proc", NEWROOT "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+        die("mount /proc: %m");
+    mkdir_p(NEWROOT "/dev", 0755);
+    setup_dev();
+    static const char passwd[] = NEWROOT "/etc/passwd";
+    mkdir_p(NEWROOT "/etc", 0755);
+    int fd = open(passwd, O_CREAT | O_WRONLY | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        static const char entries[] = "root:x:0:0:root:/:/bin/sh\n"
+                                      "judge:x:1000:1000:judge:/tmp:/bin/sh\n";
+        if (write(fd, entries, sizeof(entries) - 1) != (ssize_t)(sizeof(entries) - 1))
+            die("write passwd: %m");
+        close(fd);
+    }
+
+    /* Everything is in place: freeze the root, switch to it, drop the old one. */
+    if (mount(NULL, NEWROOT, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) < 0)
+        die("remount root read-only: %m");
+    if (chdir(NEWROOT) < 0)
+        die("chdir new root: %m");
+    if (syscall(SYS_pivot_root, ".", ".") < 0)
+        die("pivot_root: %m");
+    if (umount2(".", MNT_DETACH) < 0)
+        die("detach old root: %m");
+    if (chdir("/") < 0)
+        die("chdir /: %m");
+}
+
+/* A clean /tmp for the next run; skipped when the last run left it empty. */
+int reset_tmp(const struct slot_config *cfg) {
+    struct stat st;
+    if (stat("/tmp", &st) == 0 && st.st_size == 0 && st.st_nlink == 2) {
+        /* tmpfs reports a directory's size from its entries: empty means nothing to free. */
+        return 0;
+    }
+    if (umount2("/tmp", MNT_DETACH) < 0)
+        return -1;
+    char options[64];
+    snprintf(options, sizeof(options), "size=%um,mode=1777,nr_inodes=4096", cfg->tmp_mb);
+    return mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, options);
+}

@@ -1,0 +1,567 @@
+/* One run: fork the program inside the slot's namespaces, confine it, watch its CPU clock, wall
+ * clock, output and refused syscalls, then kill everything it left behind and collect figures. */
+#include "supervisor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SYNC_FD 3
+#define SCRATCH_SIZE (64 * 1024)
+
+static int timer_signal_fd = -1;
+static int run_serial;
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t timeval_ns(struct timeval tv) {
+    return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
+}
+
+/* ---- the child: runs in the slot's namespaces, ends in execve ---- */
+
+static void child_fail(const char *what) {
+    char msg[256];
+    int n = snprintf(msg, sizeof(msg), "E%s: %s", what, strerror(errno));
+    if (n > 0 && write(SYNC_FD, msg, (size_t)n) < 0) {
+        /* Nothing left to report to. */
+    }
+    _exit(127);
+}
+
+static void set_limit(int resource, uint64_t soft, uint64_t hard, const char *what) {
+    struct rlimit rl = {.rlim_cur = soft, .rlim_max = hard};
+    if (setrlimit(resource, &rl) < 0)
+        child_fail(what);
+}
+
+static void drop_capabilities(void) {
+    for (int cap = 0; cap <= 63; cap++) {
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
+            child_fail("drop capability bounding set");
+    }
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+        child_fail("clear ambient capabilities");
+    /* uid 0 inside the namespace (the unprivileged mode) must not regain capabilities on exec. */
+    if (prctl(PR_SET_SECUREBITS, 0x2f /* NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED and locks */,
+              0, 0, 0) < 0)
+        child_fail("securebits");
+}
+
+static void clear_capability_sets(void) {
+    struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof(data));
+    if (syscall(SYS_capset, &header, data) < 0)
+        child_fail("capset");
+}
+
+static const char *resolve_program(const struct run_request *req, char *buf, size_t cap) {
+    const char *name = req->argv[0];
+    if (strchr(name, '/'))
+        return name;
+    const char *path = "/usr/local/bin:/usr/bin:/bin";
+    for (int i = 0; i < req->envc; i++)
+        if (strncmp(req->envp[i], "PATH=", 5) == 0)
+            path = req->envp[i] + 5;
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        if (snprintf(buf, cap, "%.*s/%s", (int)len, path, name) < (int)cap &&
+            access(buf, X_OK) == 0)
+            return buf;
+        path += len;
+        if (*path == ':')
+            path++;
+    }
+    return name;
+}
+
+static int move_fd_high(int fd) {
+    if (fd < 0)
+        return -1;
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, 16);
+    if (high < 0)
+        child_fail("dup");
+    return high;
+}
+
+static void place_fd(int fd, int target) {
+    if (fd < 0)
+        return;
+    if (dup2(fd, target) < 0)
+        child_fail("dup2");
+}
+
+static void __attribute__((noreturn))
+child_main(const struct slot_config *cfg, const struct run_request *req, int out_w, int err_w,
+           int sync_fd) {
+    sigset_t none;
+    sigemptyset(&none);
+    if (sigprocmask(SIG_SETMASK, &none, NULL) < 0)
+        _exit(127);
+    signal(SIGPIPE, SIG_DFL);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+        _exit(127);
+
+    int sync_hi = move_fd_high(sync_fd);
+    int in_hi = move_fd_high(req->stdin_fd);
+    int out_hi = move_fd_high(out_w);
+    int err_hi = move_fd_high(err_w);
+    place_fd(sync_hi, SYNC_FD);
+    if (cgroup_attach_self() < 0)
+        child_fail("join cgroup");
+    if (unshare(CLONE_NEWCGROUP) < 0)
+        child_fail("cgroup namespace");
+    if (cfg->cpu >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cfg->cpu, &set);
+        if (sched_setaffinity(0, sizeof(set), &set) < 0)
+            child_fail("cpu affinity");
+    }
+    if (in_hi >= 0) {
+        place_fd(in_hi, 0);
+    } else {
+        int null = open("/dev/null", O_RDONLY);
+        if (null < 0)
+            child_fail("open /dev/null");
+        place_fd(null, 0);
+    }
+    place_fd(out_hi, 1);
+    place_fd(err_hi, 2);
+    if (syscall(SYS_close_range, SYNC_FD + 1, ~0u, 0) < 0)
+        child_fail("close descriptors");
+
+    uint64_t cpu_seconds = (req->cpu_ms + 999) / 1000 + 1;
+    set_limit(RLIMIT_CPU, cpu_seconds, cpu_seconds + 1, "RLIMIT_CPU");
+    set_limit(RLIMIT_STACK, req->memory_bytes, req->memory_bytes, "RLIMIT_STACK");
+    set_limit(RLIMIT_FSIZE, req->file_size_bytes, req->file_size_bytes, "RLIMIT_FSIZE");
+    set_limit(RLIMIT_NOFILE, req->open_files, req->open_files, "RLIMIT_NOFILE");
+    set_limit(RLIMIT_CORE, 0, 0, "RLIMIT_CORE");
+    set_limit(RLIMIT_MSGQUEUE, 0, 0, "RLIMIT_MSGQUEUE");
+    set_limit(RLIMIT_NPROC, req->processes, req->processes, "RLIMIT_NPROC");
+    if (req->address_space_bytes)
+        set_limit(RLIMIT_AS, req->address_space_bytes, req->address_space_bytes, "RLIMIT_AS");
+
+    if (chdir(req->cwd ? req->cwd : "/box") < 0)
+        child_fail("chdir");
+    char program_buf[PATH_MAX];
+    const char *program = resolve_program(req, program_buf, sizeof(program_buf));
+
+    drop_capabilities();
+    if (cfg->privileged) {
+        if (setgroups(0, NULL) < 0 || setresgid(INSIDE_RUN_UID, INSIDE_RUN_UID, INSIDE_RUN_UID) < 0 ||
+            setresuid(INSIDE_RUN_UID, INSIDE_RUN_UID, INSIDE_RUN_UID) < 0)
+            child_fail("drop to the run uid");
+    } else {
+        clear_capability_sets();
+    }
+
+    /* The uid change made us non-dumpable, which would keep the supervisor from taking the
+     * seccomp listener with pidfd_getfd; exec recomputes it anyway. */
+    if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+        child_fail("dumpable");
+    int listener = seccomp_install(req->bpf, req->bpf_len);
+    if (listener < 0)
+        child_fail("install seccomp filter");
+    /* From here on only read, write and execve: the filter is in force. */
+    char msg[1 + sizeof(int)];
+    msg[0] = 'L';
+    memcpy(msg + 1, &listener, sizeof(int));
+    char go;
+    if (write(SYNC_FD, msg, sizeof(msg)) != (ssize_t)sizeof(msg) || read(SYNC_FD, &go, 1) != 1)
+        _exit(127);
+    execve(program, req->argv, req->envp);
+    int err = errno;
+    char fail[1 + sizeof(int)];
+    fail[0] = 'X';
+    memcpy(fail + 1, &err, sizeof(int));
+    if (write(SYNC_FD, fail, sizeof(fail)) < 0) {
+        /* The supervisor sees EOF and reports it. */
+    }
+    _exit(127);
+}
+
+/* ---- the supervisor side ---- */
+
+struct sink {
+    int from;          /* read end of the program's pipe */
+    int to;            /* where the bytes go; -1 drops them */
+    uint64_t limit;    /* bytes kept */
+    uint64_t seen;     /* bytes the program wrote */
+    bool splice_ok;
+    bool closed;
+};
+
+static char scratch[SCRATCH_SIZE];
+
+/* Moves what the pipe holds now. Returns 1 when the program wrote past the limit. */
+static int drain(struct sink *s) {
+    while (!s->closed) {
+        size_t room = s->seen < s->limit ? (size_t)(s->limit - s->seen) : 0;
+        ssize_t n;
+        if (s->to >= 0 && room > 0 && s->splice_ok) {
+            size_t want = room < (1u << 20) ? room : (1u << 20);
+            n = splice(s->from, NULL, s->to, NULL, want, SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+            if (n < 0 && errno == EINVAL) {
+                s->splice_ok = false;
+                continue;
+            }
+        } else {
+            n = read(s->from, scratch, sizeof(scratch));
+            if (n > 0 && s->to >= 0 && room > 0) {
+                size_t keep = (size_t)n < room ? (size_t)n : room;
+                for (size_t done = 0; done < keep;) {
+                    ssize_t w = write(s->to, scratch + done, keep - done);
+                    if (w <= 0) {
+                        s->to = -1;
+                        break;
+                    }
+                    done += (size_t)w;
+                }
+            }
+        }
+        if (n == 0) {
+            s->closed = true;
+            break;
+        }
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN)
+                break;
+            s->closed = true;
+            break;
+        }
+        s->seen += (uint64_t)n;
+        if (s->seen > s->limit)
+            return 1;
+    }
+    return 0;
+}
+
+static void kill_everything(void) {
+    cgroup_kill_all();
+    /* As init of the pid namespace, kill(-1) reaches every other process of the run. */
+    if (kill(-1, SIGKILL) < 0 && errno != ESRCH) {
+        /* Nothing else can be done from here; reaping below still proceeds. */
+    }
+}
+
+static void account(struct run_result *res, const struct rusage *ru, uint64_t *rusage_cpu) {
+    *rusage_cpu += timeval_ns(ru->ru_utime) + timeval_ns(ru->ru_stime);
+    uint64_t rss = (uint64_t)ru->ru_maxrss * 1024u;
+    if (rss > res->memory_bytes)
+        res->memory_bytes = rss;
+}
+
+/* CPU time of every live process of the run, from /proc (no-cgroup mode). */
+static uint64_t live_cpu_ns(void) {
+    DIR *dir = opendir("/proc");
+    if (!dir)
+        return 0;
+    long ticks = sysconf(_SC_CLK_TCK);
+    uint64_t total = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir))) {
+        char *end;
+        long pid = strtol(entry->d_name, &end, 10);
+        if (*end || pid <= 1)
+            continue;
+        char path[64], buf[1024];
+        snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        if (n <= 0)
+            continue;
+        buf[n] = '\0';
+        char *p = strrchr(buf, ')');
+        unsigned long long utime = 0, stime = 0;
+        if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+                        &stime) == 2 && ticks > 0)
+            total += (utime + stime) * (1000000000ull / (uint64_t)ticks);
+    }
+    closedir(dir);
+    return total;
+}
+
+static int read_full(int fd, void *buf, size_t len) {
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = read(fd, (char *)buf + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return (int)done;
+        done += (size_t)n;
+    }
+    return (int)done;
+}
+
+static void close_request_fds(const struct run_request *req) {
+    if (req->stdin_fd >= 0)
+        close(req->stdin_fd);
+    if (req->stdout_fd >= 0)
+        close(req->stdout_fd);
+    if (req->stderr_fd >= 0)
+        close(req->stderr_fd);
+}
+
+static void drain_stale_timer_signals(void) {
+    struct signalfd_siginfo info;
+    while (read(timer_signal_fd, &info, sizeof(info)) == (ssize_t)sizeof(info)) {
+    }
+}
+
+static void set_error(struct run_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_error(struct run_result *res, const char *fmt, ...) {
+    if (res->error[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->error, sizeof(res->error), fmt, ap);
+    va_end(ap);
+}
+
+static int timer_fd_setup(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGRTMIN);
+    if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+        return -1;
+    timer_signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+    return timer_signal_fd;
+}
+
+void run_program(const struct slot_config *cfg, const struct run_request *req,
+                 struct run_result *res) {
+    memset(res, 0, sizeof(*res));
+    res->exit_code = -1;
+    res->syscall_nr = -1;
+    res->cpu_source = "rusage";
+    res->memory_source = "rusage";
+    run_serial++;
+    if (timer_signal_fd < 0 && timer_fd_setup() < 0) {
+        set_error(res, "signalfd: %s", strerror(errno));
+        close_request_fds(req);
+        return;
+    }
+
+    int out[2] = {-1, -1}, err[2] = {-1, -1}, sync[2] = {-1, -1};
+    int pidfd = -1, listener = -1;
+    timer_t timer = 0;
+    bool timer_armed = false;
+    uint64_t rusage_cpu = 0;
+
+    if (cgroup_run_begin(req, res->error, sizeof(res->error)) < 0)
+        goto done;
+    if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
+        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sync) < 0) {
+        set_error(res, "pipes: %s", strerror(errno));
+        goto done;
+    }
+
+    uint64_t start = now_ns();
+    pid_t child = fork();
+    if (child < 0) {
+        set_error(res, "fork: %s", strerror(errno));
+        goto done;
+    }
+    if (child == 0)
+        child_main(cfg, req, out[1], err[1], sync[1]);
+    close(out[1]);
+    close(err[1]);
+    close(sync[1]);
+    out[1] = err[1] = sync[1] = -1;
+
+    pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+    clockid_t clock;
+    struct sigevent sev = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMIN};
+    sev.sigev_value.sival_int = run_serial;
+    if (pidfd < 0 || clock_getcpuclockid(child, &clock) != 0 || timer_create(clock, &sev, &timer) < 0) {
+        set_error(res, "cpu timer: %s", strerror(errno));
+        kill(child, SIGKILL);
+    } else {
+        timer_armed = true;
+        struct itimerspec its = {.it_value = {.tv_sec = (time_t)(req->cpu_ms / 1000),
+                                              .tv_nsec = (long)(req->cpu_ms % 1000) * 1000000L}};
+        if (timer_settime(timer, 0, &its, NULL) < 0) {
+            set_error(res, "arm cpu timer: %s", strerror(errno));
+            kill(child, SIGKILL);
+        }
+    }
+
+    /* Handshake: the child reports its seccomp listener, we take it, then it may exec. */
+    char msg[256];
+    int got = read_full(sync[0], msg, 1 + sizeof(int));
+    if (got == 1 + (int)sizeof(int) && msg[0] == 'L' && !res->error[0]) {
+        int remote;
+        memcpy(&remote, msg + 1, sizeof(int));
+        listener = (int)syscall(SYS_pidfd_getfd, pidfd, remote, 0);
+        if (listener < 0) {
+            set_error(res, "seccomp listener: %s", strerror(errno));
+            kill(child, SIGKILL);
+        } else if (write(sync[0], "G", 1) != 1) {
+            set_error(res, "handshake: %s", strerror(errno));
+            kill(child, SIGKILL);
+        } else {
+            got = read_full(sync[0], msg, 1 + sizeof(int));
+            if (got == 1 + (int)sizeof(int) && msg[0] == 'X') {
+                int exec_errno;
+                memcpy(&exec_errno, msg + 1, sizeof(int));
+                set_error(res, "cannot execute %s: %s", req->argv[0], strerror(exec_errno));
+            }
+        }
+    } else if (got > 0 && msg[0] == 'E') {
+        ssize_t more = read(sync[0], msg + got, sizeof(msg) - 1 - (size_t)got);
+        if (more > 0)
+            got += (int)more;
+        msg[got] = '\0';
+        set_error(res, "sandbox setup: %s", msg + 1);
+    } else if (!res->error[0]) {
+        set_error(res, "sandbox setup: the child ended before exec");
+    }
+
+    struct sink sinks[2] = {
+        {.from = out[0], .to = req->stdout_fd, .limit = req->output_bytes, .splice_ok = true},
+        {.from = err[0], .to = req->stderr_fd, .limit = req->stderr_bytes, .splice_ok = true},
+    };
+    fcntl(out[0], F_SETFL, O_NONBLOCK);
+    fcntl(err[0], F_SETFL, O_NONBLOCK);
+
+    uint64_t wall_deadline = start + req->wall_ms * 1000000ull;
+    uint64_t cpu_limit = req->cpu_ms * 1000000ull;
+    uint64_t cores = cfg->cpu >= 0 ? 1 : (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t next_cpu_check = start + cpu_limit / cores;
+    bool exited = false;
+    while (!exited && !res->killed_by && !res->error[0]) {
+        struct pollfd pfd[5] = {
+            {.fd = pidfd, .events = POLLIN},
+            {.fd = sinks[0].closed ? -1 : out[0], .events = POLLIN},
+            {.fd = sinks[1].closed ? -1 : err[0], .events = POLLIN},
+            {.fd = timer_signal_fd, .events = POLLIN},
+            {.fd = listener, .events = POLLIN},
+        };
+        uint64_t now = now_ns();
+        uint64_t wake = wall_deadline < next_cpu_check ? wall_deadline : next_cpu_check;
+        uint64_t wait = wake > now ? wake - now : 0;
+        struct timespec ts = {.tv_sec = (time_t)(wait / 1000000000ull),
+                              .tv_nsec = (long)(wait % 1000000000ull)};
+        int n = ppoll(pfd, 5, &ts, NULL);
+        if (n < 0 && errno != EINTR) {
+            set_error(res, "poll: %s", strerror(errno));
+            break;
+        }
+        if (pfd[1].revents && drain(&sinks[0]))
+            res->killed_by = "output";
+        if (pfd[2].revents)
+            drain(&sinks[1]);
+        if (pfd[3].revents & POLLIN) {
+            struct signalfd_siginfo info;
+            while (read(timer_signal_fd, &info, sizeof(info)) == (ssize_t)sizeof(info))
+                if (info.ssi_int == run_serial)
+                    res->killed_by = "cpu-timer";
+        }
+        if (pfd[4].revents & POLLIN) {
+            struct seccomp_notif notif;
+            memset(&notif, 0, sizeof(notif));
+            if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &notif) == 0)
+                res->syscall_nr = notif.data.nr;
+            res->killed_by = "seccomp";
+        }
+        if (pfd[0].revents & POLLIN)
+            exited = true;
+        now = now_ns();
+        if (!exited && !res->killed_by && now >= wall_deadline)
+            res->killed_by = "wall-timer";
+        if (!exited && !res->killed_by && now >= next_cpu_check) {
+            /* Runs are pinned to one CPU, so the run's CPU time can grow no faster than the
+             * wall clock: the next check is due when the remaining budget could be spent. */
+            uint64_t used = 0;
+            if (cgroup_cpu_ns(&used) < 0)
+                used = rusage_cpu + live_cpu_ns();
+            if (used >= cpu_limit)
+                res->killed_by = "cpu-timer";
+            else
+                next_cpu_check = now + (cpu_limit - used) / cores + 500000ull;
+        }
+    }
+    if (res->killed_by || res->error[0])
+        kill_everything();
+
+    int status = 0;
+    struct rusage ru;
+    pid_t waited;
+    do {
+        waited = wait4(child, &status, 0, &ru);
+    } while (waited < 0 && errno == EINTR);
+    res->wall_ns = now_ns() - start;
+    if (waited == child) {
+        account(res, &ru, &rusage_cpu);
+        if (WIFEXITED(status))
+            res->exit_code = WEXITSTATUS(status);
+        else if (WIFSIGNALED(status))
+            res->signal = WTERMSIG(status);
+    }
+    /* Whatever the main process left behind dies with it. */
+    kill_everything();
+    for (;;) {
+        pid_t pid = wait4(-1, &status, __WALL, &ru);
+        if (pid > 0) {
+            account(res, &ru, &rusage_cpu);
+            continue;
+        }
+        if (errno == EINTR)
+            continue;
+        break;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (drain(&sinks[i]) && i == 0 && !res->killed_by)
+            res->killed_by = "output";
+    }
+    res->output_bytes = sinks[0].seen;
+    res->stderr_bytes = sinks[1].seen;
+    res->cpu_ns = rusage_cpu;
+    if (res->signal == SIGSYS && !res->killed_by)
+        res->killed_by = "seccomp";
+
+done:
+    if (timer_armed)
+        timer_delete(timer);
+    drain_stale_timer_signals();
+    cgroup_run_end(res);
+    int fds[] = {out[0], out[1], err[0], err[1], sync[0], sync[1], pidfd, listener};
+    for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    close_request_fds(req);
+    if (reset_tmp(cfg) < 0)
+        set_error(res, "reset /tmp: %s", strerror(errno));
+}

@@ -1,0 +1,223 @@
+/* judge-supervisor: one long-lived process per worker slot. It creates the slot's namespaces and
+ * root once, then serves run requests from the Python side over a SOCK_SEQPACKET socket:
+ * every program is forked here, by a small process, never by Python (DESIGN.md §2).
+ *
+ * Process tree:  python -> outer supervisor (host namespaces: uid maps, cgroup directories)
+ *                            -> init (pid 1 of the sandbox's namespaces: serves the requests)
+ *                                 -> the program of each run */
+#include "supervisor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int report_sock = -1;
+
+void die(const char *fmt, ...) {
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (report_sock >= 0) {
+        char line[640];
+        snprintf(line, sizeof(line), "error %s\n", msg);
+        send_line(report_sock, line);
+    }
+    fprintf(stderr, "judge-supervisor: %s\n", msg);
+    _exit(1);
+}
+
+static void usage(void) {
+    die("usage: judge-supervisor --sock FD --slot N [--cpu C] [--box DIR] [--box-writable] "
+        "[--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind PATH]...");
+}
+
+static long parse_number(const char *text, long min, long max) {
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || *end || v < min || v > max)
+        usage();
+    return v;
+}
+
+static void parse_args(int argc, char **argv, struct slot_config *cfg) {
+    static const struct option options[] = {
+        {"sock", required_argument, NULL, 's'}, {"slot", required_argument, NULL, 'n'},
+        {"cpu", required_argument, NULL, 'c'}, {"box", required_argument, NULL, 'b'},
+        {"box-writable", no_argument, NULL, 'w'}, {"tmp-mb", required_argument, NULL, 't'},
+        {"cgroup", required_argument, NULL, 'g'}, {"bind", required_argument, NULL, 'B'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->sock = -1;
+    cfg->cpu = -1;
+    cfg->tmp_mb = 64;
+    cfg->cgroup_auto = true;
+    int opt;
+    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (opt) {
+        case 's': cfg->sock = (int)parse_number(optarg, 0, 1 << 20); break;
+        case 'n': cfg->slot = (int)parse_number(optarg, 0, 65535); break;
+        case 'c': cfg->cpu = (int)parse_number(optarg, -1, CPU_SETSIZE - 1); break;
+        case 'b': cfg->box = optarg; break;
+        case 'w': cfg->box_writable = true; break;
+        case 't': cfg->tmp_mb = (unsigned)parse_number(optarg, 1, 1 << 20); break;
+        case 'g':
+            cfg->cgroup_auto = strcmp(optarg, "auto") == 0;
+            if (strcmp(optarg, "v1") == 0)
+                cfg->cgroup = CGROUP_V1;
+            else if (strcmp(optarg, "v2") == 0)
+                cfg->cgroup = CGROUP_V2;
+            else if (strcmp(optarg, "none") == 0)
+                cfg->cgroup = CGROUP_NONE;
+            else if (!cfg->cgroup_auto)
+                usage();
+            break;
+        case 'B':
+            if (cfg->nbinds >= MAX_BINDS || optarg[0] != '/')
+                usage();
+            cfg->binds[cfg->nbinds++] = optarg;
+            break;
+        default: usage();
+        }
+    }
+    if (cfg->sock < 0 || optind != argc)
+        usage();
+    if (cfg->box && cfg->box[0] != '/')
+        die("--box must be an absolute path");
+}
+
+static void write_file(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        die("open %s: %m", path);
+    ssize_t n = write(fd, text, strlen(text));
+    if (n != (ssize_t)strlen(text))
+        die("write %s: %m", path);
+    close(fd);
+}
+
+static void map_ids(pid_t child, const struct slot_config *cfg) {
+    char path[64], map[128];
+    if (cfg->privileged) {
+        unsigned host = HOST_UID_BASE + (unsigned)cfg->slot;
+        snprintf(map, sizeof(map), "0 0 1\n%d %u 1\n", INSIDE_RUN_UID, host);
+        snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)child);
+        write_file(path, map);
+        snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)child);
+        write_file(path, map);
+    } else {
+        snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)child);
+        snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)geteuid());
+        write_file(path, map);
+        snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)child);
+        write_file(path, "deny");
+        snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)child);
+        snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)getegid());
+        write_file(path, map);
+    }
+}
+
+static const char *mode_name(enum cgroup_mode mode) {
+    return mode == CGROUP_V1 ? "v1" : mode == CGROUP_V2 ? "v2" : "none";
+}
+
+static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
+    static char buffer[REQUEST_MAX];
+    if (sethostname("judge", 5) < 0)
+        die("sethostname: %m");
+    setup_root(cfg);
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+        die("prctl dumpable: %m");
+    signal(SIGPIPE, SIG_IGN);
+    char ready[128];
+    snprintf(ready, sizeof(ready), "ready cgroup=%s uid=%s\n", mode_name(cfg->cgroup),
+             cfg->privileged ? "separate" : "mapped-self");
+    if (send_line(cfg->sock, ready) < 0)
+        _exit(1);
+    for (;;) {
+        struct run_request req;
+        int rc = read_request(cfg->sock, buffer, sizeof(buffer), &req);
+        if (rc == 0)
+            _exit(0);
+        struct run_result res;
+        if (rc < 0) {
+            memset(&res, 0, sizeof(res));
+            res.exit_code = -1;
+            res.syscall_nr = -1;
+            snprintf(res.error, sizeof(res.error), "malformed request");
+            int fds[] = {req.stdin_fd, req.stdout_fd, req.stderr_fd};
+            for (int i = 0; i < 3; i++)
+                if (fds[i] >= 0)
+                    close(fds[i]);
+        } else {
+            run_program(cfg, &req, &res);
+        }
+        if (write_result(cfg->sock, &res) < 0)
+            _exit(0);
+    }
+}
+
+int main(int argc, char **argv) {
+    struct slot_config cfg;
+    parse_args(argc, argv, &cfg);
+    report_sock = cfg.sock;
+    if (fcntl(cfg.sock, F_SETFD, FD_CLOEXEC) < 0)
+        die("socket: %m");
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+        die("prctl: %m");
+    if (getppid() == 1)
+        die("parent already gone");
+    cfg.privileged = geteuid() == 0;
+
+    char err[512] = "";
+    if (cgroup_slot_create(&cfg, err, sizeof(err)) < 0)
+        die("%s", err);
+
+    int gate[2];
+    if (pipe2(gate, O_CLOEXEC) < 0)
+        die("pipe: %m");
+    long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC |
+                 CLONE_NEWUTS | SIGCHLD;
+    pid_t child = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, 0);
+    if (child < 0) {
+        cgroup_slot_destroy();
+        die("cannot create namespaces: %m");
+    }
+    if (child == 0) {
+        close(gate[1]);
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+            die("prctl: %m");
+        char go;
+        if (read(gate[0], &go, 1) != 1)
+            _exit(1);
+        close(gate[0]);
+        serve(&cfg);
+    }
+    close(gate[0]);
+    map_ids(child, &cfg);
+    if (write(gate[1], "g", 1) != 1)
+        die("gate: %m");
+    close(gate[1]);
+    close(cfg.sock);
+    report_sock = -1;
+
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    cgroup_slot_destroy();
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}

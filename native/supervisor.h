@@ -1,0 +1,87 @@
+/* Shared types of the sandbox supervisor: one slot, one request, one result. */
+#ifndef JUDGE_SUPERVISOR_H
+#define JUDGE_SUPERVISOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define MAX_ARGS 256
+#define MAX_ENV 128
+#define MAX_BINDS 64
+#define REQUEST_MAX (1u << 20)
+#define INSIDE_RUN_UID 1000
+#define HOST_UID_BASE 200000
+
+enum cgroup_mode { CGROUP_NONE = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 };
+
+struct slot_config {
+    int slot;
+    int cpu;                 /* CPU the runs are pinned to; -1 for no pinning */
+    const char *box;         /* host directory mounted at /box */
+    bool box_writable;
+    unsigned tmp_mb;         /* size cap of /tmp */
+    enum cgroup_mode cgroup; /* what the slot actually uses */
+    bool cgroup_auto;
+    bool privileged;         /* started by root: a second, unprivileged uid runs the programs */
+    const char *binds[MAX_BINDS];
+    int nbinds;
+    int sock;                /* SOCK_SEQPACKET to the Python side */
+};
+
+struct run_request {
+    char *argv[MAX_ARGS + 1];
+    int argc;
+    char *envp[MAX_ENV + 1];
+    int envc;
+    uint64_t cpu_ms, wall_ms, memory_bytes, output_bytes, stderr_bytes, file_size_bytes;
+    uint64_t processes, open_files, address_space_bytes;
+    const unsigned char *bpf;
+    size_t bpf_len;
+    int stdin_fd, stdout_fd, stderr_fd; /* -1 when absent */
+    char *cwd;
+};
+
+struct cgroup_run;
+
+struct run_result {
+    int exit_code;           /* -1 when killed by a signal or never started */
+    int signal;              /* 0 when it exited */
+    uint64_t cpu_ns, wall_ns, memory_bytes, output_bytes, stderr_bytes;
+    uint64_t oom_kills;
+    const char *killed_by;   /* NULL, "cpu-timer", "wall-timer", "output", "seccomp", "memory" */
+    int syscall_nr;          /* -1 unless a refused syscall was seen */
+    const char *cpu_source, *memory_source;
+    char error[512];         /* non-empty: the judge failed (SE) */
+};
+
+/* supervisor.c */
+void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+/* protocol.c */
+int read_request(int sock, char *buf, size_t cap, struct run_request *req);
+int write_result(int sock, const struct run_result *res);
+int send_line(int sock, const char *line);
+
+/* mounts.c */
+void setup_root(const struct slot_config *cfg);
+int reset_tmp(const struct slot_config *cfg);
+
+/* cgroups.c */
+enum cgroup_mode cgroup_detect(void);
+int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap);
+void cgroup_slot_destroy(void);
+int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap);
+int cgroup_attach_self(void);
+int cgroup_cpu_ns(uint64_t *ns);
+void cgroup_run_end(struct run_result *res);
+void cgroup_kill_all(void);
+
+/* seccomp_install.c */
+int seccomp_install(const unsigned char *bpf, size_t len);
+
+/* spawn.c */
+void run_program(const struct slot_config *cfg, const struct run_request *req, struct run_result *res);
+
+#endif
