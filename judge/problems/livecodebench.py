@@ -94,8 +94,8 @@ def load_rows(builder: str | None, data_files: list[str], *, what: str, cache_di
     except Exception as e:  # noqa: BLE001 - datasets raises many unrelated types
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         where = hub_id or ", ".join(data_files[:3]) + (" ..." if len(data_files) > 3 else "")
-        hint = " (the hub is unreachable from here; pass a local file or directory)" \
-            if hub_id is not None else ""
+        hint = (" (the hub may be unreachable from this machine; a local file or directory, "
+                "or datasets' local cache, works offline)") if hub_id is not None else ""
         raise JudgeError(f"{what}: cannot load {where}: {type(e).__name__}: {msg}{hint}") from None
     return iter(ds)
 
