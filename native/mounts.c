@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -201,13 +202,11 @@ void setup_root(const struct slot_config *cfg) {
         die("chdir /: %m");
 }
 
-/* A clean /tmp for the next run; skipped when the last run left it empty. */
+/* A clean /tmp for the next run; skipped when the last run left nothing in it. */
 int reset_tmp(const struct slot_config *cfg) {
-    struct stat st;
-    if (stat("/tmp", &st) == 0 && st.st_size == 0 && st.st_nlink == 2) {
-        /* tmpfs reports a directory's size from its entries: empty means nothing to free. */
+    struct statfs fs;
+    if (statfs("/tmp", &fs) == 0 && fs.f_bfree == fs.f_blocks && fs.f_files - fs.f_ffree <= 1)
         return 0;
-    }
     if (umount2("/tmp", MNT_DETACH) < 0)
         return -1;
     char options[64];

@@ -132,6 +132,9 @@ child_main(const struct slot_config *cfg, const struct run_request *req, int out
     int out_hi = move_fd_high(out_w);
     int err_hi = move_fd_high(err_w);
     place_fd(sync_hi, SYNC_FD);
+    /* dup2 clears close-on-exec; the supervisor reads EOF here as "exec succeeded". */
+    if (fcntl(SYNC_FD, F_SETFD, FD_CLOEXEC) < 0)
+        child_fail("sync descriptor");
     if (cgroup_attach_self() < 0)
         child_fail("join cgroup");
     if (unshare(CLONE_NEWCGROUP) < 0)

@@ -1,0 +1,32 @@
+"""`judge doctor`: what the kernel offers, and what the judge does without it."""
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from judge.cli import app
+
+
+@app.command("doctor")
+def doctor(as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON.")) -> None:
+    """Report each kernel feature and toolchain the judge relies on."""
+    from judge.doctor import run_checks
+    checks = run_checks()
+    broken = [c for c in checks if c.required and not c.ok]
+    if as_json:
+        typer.echo(json.dumps({"ok": not broken, "checks": [c.to_dict() for c in checks]}, indent=2))
+    else:
+        table = Table(title="judge doctor")
+        for column in ("feature", "", "detail", "without it"):
+            table.add_column(column)
+        for c in checks:
+            mark = "[green]yes[/]" if c.ok else ("[red]NO[/]" if c.required else "[yellow]no[/]")
+            table.add_row(c.name, mark, c.detail, "" if c.ok else c.without)
+        Console().print(table)
+        if broken:
+            Console(stderr=True).print(
+                f"[red]the sandbox cannot run here: {', '.join(c.name for c in broken)}[/]")
+    raise typer.Exit(1 if broken else 0)

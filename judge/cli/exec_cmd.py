@@ -1,0 +1,64 @@
+"""`judge exec -- CMD ...`: run any command in the sandbox."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from judge import JudgeError
+from judge.cli import app, fail
+
+
+@app.command("exec", context_settings={"allow_interspersed_args": False})
+def exec_command(
+    command: Optional[List[str]] = typer.Argument(None, help="The command and its arguments."),
+    time_limit: int = typer.Option(1000, "--time-limit", help="CPU time limit, ms."),
+    wall_limit: Optional[int] = typer.Option(None, "--wall-limit", help="Wall time limit, ms."),
+    memory_limit: int = typer.Option(256, "--memory-limit", help="Memory limit, MB."),
+    output_limit: float = typer.Option(64, "--output-limit", help="Output limit, MB."),
+    processes: int = typer.Option(64, "--processes", help="Processes and threads at once."),
+    policy: str = typer.Option("native", "--policy", help="seccomp policy: native, python, java."),
+    box: Path = typer.Option(Path("."), "--box", help="Directory mounted read-only at /box."),
+    stdin: Optional[Path] = typer.Option(None, "--stdin", help="File given as standard input."),
+    stdout: Optional[Path] = typer.Option(None, "--stdout", help="File for the program's stdout."),
+    as_json: bool = typer.Option(False, "--json", help="Print the RunResult as JSON."),
+) -> None:
+    """Run CMD in the sandbox, with /box = DIR as the working directory."""
+    from judge.sandbox import Limits, POLICIES, Sandbox
+    if not command:
+        raise fail("no command given (usage: judge exec [OPTIONS] -- CMD [ARGS...])")
+    if policy not in POLICIES:
+        raise fail(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})")
+    if not box.is_dir():
+        raise fail(f"--box {box} is not a directory")
+    if stdin is not None and not stdin.is_file():
+        raise fail(f"--stdin {stdin} is not a file")
+    try:
+        limits = Limits(time_limit_ms=time_limit, wall_time_limit_ms=wall_limit,
+                        memory_limit_mb=memory_limit, output_limit_mb=output_limit,
+                        processes=processes)
+    except JudgeError as exc:
+        raise fail(str(exc))
+    sys.stdout.flush()
+    target = stdout if stdout is not None else (None if as_json else sys.stdout.fileno())
+    with Sandbox(box=box, policy=policy) as sandbox:
+        result = sandbox.run(command, limits, stdin=stdin, stdout=target,
+                             stderr=sys.stderr.fileno())
+    if as_json:
+        typer.echo(json.dumps(result.to_dict()))
+    else:
+        parts = [result.status, f"cpu {result.cpu_time_ms:.1f} ms", f"wall {result.wall_time_ms:.1f} ms",
+                 f"memory {result.memory_kb} KB"]
+        if result.exit_code:
+            parts.append(f"exit {result.exit_code}")
+        if result.signal:
+            parts.append(f"signal {result.signal}")
+        if result.syscall:
+            parts.append(f"syscall {result.syscall}")
+        if result.error:
+            parts.append(result.error)
+        typer.echo("judge: " + ", ".join(parts), err=True)

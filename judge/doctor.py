@@ -1,0 +1,123 @@
+"""What the kernel and the machine offer the judge, and what the judge does without each."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    without: str          # what the judge does when this is missing
+    required: bool = False
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _native():
+    try:
+        from judge import _native
+        return _native
+    except ImportError:
+        return None
+
+
+def _cgroup_checks() -> list[Check]:
+    mounts = open("/proc/self/mountinfo").read().splitlines()
+    v1 = sorted({opt for line in mounts if " - cgroup " in line
+                 for opt in line.split()[-1].split(",") if opt in ("memory", "cpuacct", "pids", "cpu", "cpuset")})
+    v2_controllers = ""
+    for line in mounts:
+        if " - cgroup2 " in line:
+            root = line.split()[4]
+            try:
+                v2_controllers = open(os.path.join(root, "cgroup.controllers")).read().strip()
+            except OSError:
+                pass
+    checks = [
+        Check("cgroup v2", bool(re.search(r"\bmemory\b", v2_controllers)),
+              f"controllers: {v2_controllers or 'none'}",
+              "uses cgroup v1 when mounted, else the no-cgroup mode"),
+        Check("cgroup v1", {"memory", "cpuacct", "pids"} <= set(v1),
+              f"controllers: {', '.join(v1) or 'none'}",
+              "no-cgroup mode: CPU from rusage, memory from ru_maxrss, RLIMIT_AS as the memory bound"),
+    ]
+    return checks
+
+
+def _sandbox_check() -> Check:
+    from judge.sandbox import Sandbox, Limits, SandboxError
+    try:
+        with Sandbox(box=None) as sandbox:
+            result = sandbox.run(["/bin/true"], Limits(time_limit_ms=2000))
+        ok = result.status == "OK"
+        detail = (f"cgroup={sandbox.cgroup}, program uid={sandbox.uid_mode}, /bin/true: {result.status}"
+                  + (f" ({result.error})" if result.error else ""))
+    except SandboxError as exc:
+        ok, detail = False, str(exc)
+    return Check("sandbox", ok, detail, "refuses to run programs (never runs them unconfined)",
+                 required=True)
+
+
+def _capabilities() -> Check:
+    try:
+        import prctl
+        caps = [name for name in ("sys_admin", "setuid", "setgid", "sys_ptrace")
+                if getattr(prctl.cap_effective, name)]
+        root = os.geteuid() == 0
+        detail = f"euid={os.geteuid()}, effective: {', '.join(caps) or 'none'}"
+        return Check("privileges", True, detail,
+                     "" if root else "runs programs as the mapped user with no capabilities; "
+                     "cgroups only where delegated")
+    except ImportError:
+        return Check("privileges", False, "python-prctl is not installed", "cannot report")
+
+
+def _tool(name: str, command: list[str], without: str) -> Check:
+    path = shutil.which(command[0], path="/usr/local/bin:/usr/bin:/bin")
+    if not path:
+        return Check(name, False, "not installed", without)
+    try:
+        out = subprocess.run(command, capture_output=True, text=True, timeout=20)
+        text = (out.stdout or out.stderr).strip().splitlines()
+        version = text[0] if text else "?"
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        version = f"failed: {exc}"
+    return Check(name, True, f"{path}: {version}", without)
+
+
+def run_checks() -> list[Check]:
+    native = _native()
+    checks: list[Check] = []
+    if native is None:
+        checks.append(Check("native module", False, "judge._native is not built",
+                            "cannot probe the kernel; run `make setup`", required=True))
+    else:
+        lib = native.lib
+        checks.append(Check("user namespaces", bool(lib.judge_probe_userns()),
+                            "unshare(CLONE_NEWUSER)", "refuses to run programs", required=True))
+        checks.append(Check("seccomp", bool(lib.judge_probe_seccomp()),
+                            "filters with user notification", "refuses to run programs", required=True))
+        checks.append(Check("pidfd", bool(lib.judge_probe_pidfd()), "pidfd_open",
+                            "refuses to run programs", required=True))
+        overshoot = native.ffi.new("double *")
+        ok = bool(lib.judge_probe_cpu_timer(overshoot))
+        checks.append(Check("cpu-clock timers", ok,
+                            f"a 20 ms timer fired {overshoot[0]:.3f} ms late" if ok else "no",
+                            "RLIMIT_CPU only: TLE detected to the second", required=False))
+    checks.extend(_cgroup_checks())
+    checks.append(_capabilities())
+    checks.append(_sandbox_check())
+    checks.append(_tool("g++", ["g++", "--version"], "C++ submissions cannot be compiled"))
+    checks.append(_tool("gcc", ["gcc", "--version"], "C submissions cannot be compiled"))
+    checks.append(_tool("python3", ["python3", "--version"], "Python submissions cannot run"))
+    checks.append(_tool("pypy3", ["pypy3", "--version"], "the pypy3 language is unavailable"))
+    checks.append(_tool("javac", ["javac", "-version"], "Java submissions cannot be compiled"))
+    checks.append(_tool("java", ["java", "-version"], "Java submissions cannot run"))
+    return checks
