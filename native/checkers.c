@@ -26,6 +26,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,10 +335,8 @@ static int parse_ll(const unsigned char *p, size_t n, long long *out) {
         else
             leading = 0;
         unsigned d = (unsigned)(p[i] - '0');
-        if (mag > (lim - d) / 10)
+        if (__builtin_mul_overflow(mag, 10ULL, &mag) || __builtin_add_overflow(mag, d, &mag) || mag > lim)
             overflow = 1;
-        else
-            mag = mag * 10 + d;
     }
     if (overflow)
         return 0;
@@ -1182,7 +1181,9 @@ int judge_check_streams(const char *name, const judge_stream_spec specs[3], char
             write_message(message, message_cap, text, sizeof text - 1);
             return JUDGE_CHECK_FAIL;
         }
-    ctx *c = calloc(1, sizeof *c);
+    ctx *c = malloc(sizeof *c); /* the message buffers need no zeroing */
+    if (c != NULL)
+        memset(c, 0, offsetof(ctx, fmt));
     if (c == NULL) {
         static const char text[] = "FAIL Not enough memory";
         write_message(message, message_cap, text, sizeof text - 1);

@@ -1,0 +1,156 @@
+"""The execution core: per-run overhead, CPU-time precision and memory measurement."""
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from judge.sandbox import Limits, Sandbox, run_once
+
+PROGRAMS = Path(__file__).parent / "programs"
+RUNS = 300
+COLD_RUNS = 40
+
+
+def build(box: Path) -> None:
+    for source in PROGRAMS.glob("*.c"):
+        subprocess.run(["gcc", "-O2", "-static", "-o", str(box / source.stem), str(source)],
+                       check=True)
+
+
+def per_run_ms(fn, runs: int) -> float:
+    for _ in range(3):
+        fn()
+    start = time.perf_counter()
+    for _ in range(runs):
+        fn()
+    return (time.perf_counter() - start) / runs * 1e3
+
+
+def bare_spawn(path: str) -> None:
+    pid = os.posix_spawn(path, [path], {})
+    os.waitpid(pid, 0)
+
+
+def bwrap_command(box: Path) -> list[str] | None:
+    bwrap = shutil.which("bwrap")
+    if not bwrap:
+        return None
+    return [bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr",
+            "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+            "--symlink", "usr/bin", "/bin", "--ro-bind", str(box), "/box", "--chdir", "/box",
+            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "/box/empty"]
+
+
+def overhead(console: Console, box: Path) -> None:
+    limits = Limits(time_limit_ms=1000)
+    empty = str(box / "empty")
+    rows = []
+    bare = per_run_ms(lambda: bare_spawn(empty), RUNS)
+    rows.append(("bare posix_spawn + waitpid", bare))
+    with Sandbox(box=box) as sandbox:
+        warm = per_run_ms(lambda: sandbox.run(["./empty"], limits), RUNS)
+        cgroup = sandbox.cgroup
+    rows.append((f"judge warm slot (cgroup {cgroup})", warm))
+    with Sandbox(box=box, cgroup="none") as sandbox:
+        rows.append(("judge warm slot (no cgroup)", per_run_ms(lambda: sandbox.run(["./empty"], limits), RUNS)))
+    rows.append(("judge cold one-shot", per_run_ms(lambda: run_once(["./empty"], limits, box=box), COLD_RUNS)))
+    command = bwrap_command(box)
+    if command:
+        rows.append(("bubblewrap (bwrap)", per_run_ms(
+            lambda: subprocess.run(command, check=True), COLD_RUNS)))
+    table = Table(title="per-run overhead: empty static program")
+    table.add_column("path")
+    table.add_column("ms / run", justify="right")
+    table.add_column("x bare spawn", justify="right")
+    for name, ms in rows:
+        table.add_row(name, f"{ms:.3f}", f"{ms / bare:.2f}")
+    console.print(table)
+
+
+@contextmanager
+def busy_cores():
+    """Every core busy with a plain spinning process for the duration."""
+    procs = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(os.cpu_count() or 1)]
+    try:
+        yield
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
+def true_cpu_ms(path: str, arg: str) -> float:
+    """CPU time of the spinner run bare, from the kernel's rusage of the child."""
+    pid = os.posix_spawn(path, [path, arg], {})
+    _, _, usage = os.wait4(pid, 0)
+    return (usage.ru_utime + usage.ru_stime) * 1e3
+
+
+def calibrate(path: str, target_ms: float = 300) -> str:
+    n = 10_000_000
+    while True:
+        spent = true_cpu_ms(path, str(n))
+        if spent > 30:
+            return str(int(n * target_ms / spent))
+        n *= 4
+
+
+def cpu_precision(console: Console, box: Path) -> None:
+    spin = str(box / "spin")
+    arg = calibrate(spin)
+    table = Table(title="CPU time of a calibrated ~300 ms spinner, 20 runs")
+    for column in ("load", "true ms (bare, median)", "judge ms (median)", "error", "spread max-min", "spread %"):
+        table.add_column(column, justify="right")
+    for label, load in (("serial", None), ("every core busy", busy_cores)):
+        ctx = load() if load else contextmanager(lambda: (yield))()
+        with ctx:
+            truth = statistics.median(true_cpu_ms(spin, arg) for _ in range(10))
+            with Sandbox(box=box) as sandbox:
+                times = [sandbox.run(["./spin", arg], Limits(time_limit_ms=5000)).cpu_time_ms
+                         for _ in range(20)]
+        median = statistics.median(times)
+        spread = max(times) - min(times)
+        table.add_row(label, f"{truth:.1f}", f"{median:.1f}", f"{median - truth:+.2f} ms",
+                      f"{spread:.1f} ms", f"{spread / median * 100:.1f}%")
+    console.print(table)
+    with Sandbox(box=box) as sandbox:
+        overshoot = []
+        for _ in range(10):
+            result = sandbox.run(["./spin", str(int(arg) * 10)], Limits(time_limit_ms=200))
+            overshoot.append(result.cpu_time_ms - 200)
+    console.print(f"TLE at 200 ms: CPU time past the limit when killed: median "
+                  f"{statistics.median(overshoot):.2f} ms, max {max(overshoot):.2f} ms (target <= 5 ms)")
+
+
+def memory_precision(console: Console, box: Path) -> None:
+    table = Table(title="peak memory: measured vs touched")
+    for column in ("touched MiB", "measured MiB", "measured - touched", "baseline (0 MiB) MiB", "source"):
+        table.add_column(column, justify="right")
+    with Sandbox(box=box) as sandbox:
+        baseline = sandbox.run(["./touch", "0"], Limits(memory_limit_mb=512)).memory_kb / 1024
+        for mib in (64, 128, 256):
+            result = sandbox.run(["./touch", str(mib)], Limits(memory_limit_mb=512))
+            measured = result.memory_kb / 1024
+            table.add_row(str(mib), f"{measured:.2f}", f"{measured - mib:+.2f}", f"{baseline:.2f}",
+                          result.sources["memory"])
+    console.print(table)
+
+
+def run(console: Console) -> None:
+    with tempfile.TemporaryDirectory(prefix="judge-bench-") as tmp:
+        box = Path(tmp)
+        os.chmod(box, 0o755)
+        build(box)
+        overhead(console, box)
+        cpu_precision(console, box)
+        memory_precision(console, box)
