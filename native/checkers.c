@@ -318,32 +318,40 @@ static view read_word(ctx *c, stream *s) {
     return (view){p + start, end - start};
 }
 
-/* The parsing part of stringToLongLong on exactly these bytes (no NUL inside). */
+/* The parsing part of stringToLongLong on exactly these bytes (no NUL inside): at most 20 chars,
+ * an optional minus (not alone), digits only, no leading zero unless the text is "0" ("-0" and
+ * "00" are refused), within int64. Every refusal gives the same message, so only validity
+ * matters here. */
 static int parse_ll(const unsigned char *p, size_t n, long long *out) {
     if (n == 0 || n > 20)
         return 0;
     int minus = n > 1 && p[0] == '-';
     size_t i = minus ? 1 : 0;
-    int zeroes = 0, leading = 1;
-    unsigned long long mag = 0, lim = minus ? 9223372036854775808ULL : 9223372036854775807ULL;
-    int overflow = 0;
-    for (; i < n; i++) {
-        if (p[i] < '0' || p[i] > '9')
-            return 0;
-        if (p[i] == '0' && leading)
-            zeroes++;
-        else
-            leading = 0;
-        unsigned d = (unsigned)(p[i] - '0');
-        if (__builtin_mul_overflow(mag, 10ULL, &mag) || __builtin_add_overflow(mag, d, &mag) || mag > lim)
-            overflow = 1;
+    if (p[i] == '0') {
+        if (i + 1 == n && !minus) {
+            *out = 0;
+            return 1;
+        }
+        return 0;
     }
-    if (overflow)
+    if (n - i > 19) /* >= 1e19, beyond int64 */
         return 0;
-    long long v = minus ? (mag == 9223372036854775808ULL ? LLONG_MIN : -(long long)mag) : (long long)mag;
-    if ((zeroes > 0 && (v != 0 || minus)) || zeroes > 1)
-        return 0;
-    *out = v;
+    unsigned long long mag = 0;
+    for (; i < n; i++) {
+        unsigned d = (unsigned)p[i] - '0';
+        if (d > 9)
+            return 0;
+        mag = mag * 10 + d; /* at most 19 digits: fits */
+    }
+    if (minus) {
+        if (mag > 9223372036854775808ULL)
+            return 0;
+        *out = mag == 9223372036854775808ULL ? LLONG_MIN : -(long long)mag;
+    } else {
+        if (mag > 9223372036854775807ULL)
+            return 0;
+        *out = (long long)mag;
+    }
     return 1;
 }
 
