@@ -1,0 +1,91 @@
+"""testlib's standard checkers, run in-process through the C core (native/checkers.c).
+
+``check(name, input, output, answer)`` behaves like running testlib's ``checkers/<name>.cpp``
+binary on three files: same verdict, same exit code (0 OK, 1 WA, 2 PE, 3 FAIL, 7 points) and the
+same message ("ok 3 numbers", "wrong answer 2nd numbers differ - expected: '5', found: '6'").
+The only difference: messages name the streams "input", "output" and "answer" where the
+binary shows the file paths (e.g. "FAIL Unexpected end of file - int64 expected (answer)").
+
+The call releases the GIL and copies nothing: the buffers are handed to C as they are.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from judge import JudgeError
+
+CHECKERS: tuple[str, ...] = (
+    "acmp", "caseicmp", "casencmp", "casewcmp", "dcmp", "fcmp", "hcmp", "icmp", "lcmp", "ncmp", "nyesno",
+    "pointscmp", "pointsinfo", "rcmp", "rcmp4", "rcmp6", "rcmp9", "rncmp", "uncmp", "wcmp", "yesno",
+)
+
+EXIT_CODES = {"OK": 0, "WA": 1, "PE": 2, "FAIL": 3, "POINTS": 7}
+_VERDICTS = {code: verdict for verdict, code in EXIT_CODES.items()}
+_MESSAGE_CAP = 1 << 17  # testlib caps a message at 32000 chars, plus prefix and stream name
+
+Buffer = Union[bytes, bytearray, memoryview]
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    verdict: str            # "OK", "WA", "PE", "FAIL" or "POINTS"
+    exit_code: int          # testlib's exit code
+    message: str            # testlib's message, e.g. "ok 3 numbers" (bytes that are not UTF-8 replaced)
+    points: Optional[float] = None  # for POINTS results that carry a number (pointscmp)
+    raw_message: bytes = field(default=b"", repr=False, compare=False)  # the message's exact bytes
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == "OK"
+
+
+def is_checker(name: str) -> bool:
+    return name in CHECKERS
+
+
+def _native():
+    try:
+        from judge import _native as native
+    except ImportError as exc:  # pragma: no cover - depends on the build
+        raise JudgeError("the native module judge._native is not built (run `make native` or "
+                         "`pip install -e .`)") from exc
+    return native
+
+
+def _as_buffer(value: Buffer | str, what: str):
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return value
+    raise TypeError(f"{what} must be bytes, got {type(value).__name__}")
+
+
+def check(name: str, input: Buffer | str, output: Buffer | str, answer: Buffer | str) -> CheckResult:
+    """Runs testlib's checker `name` on (input, output, answer) and returns its result."""
+    if not is_checker(name):
+        raise JudgeError(f"unknown checker {name!r} (known: {', '.join(CHECKERS)})")
+    native = _native()
+    ffi, lib = native.ffi, native.lib
+    bufs = [_as_buffer(v, w) for v, w in ((input, "input"), (output, "output"), (answer, "answer"))]
+    ptrs = []
+    sizes = []
+    for b in bufs:
+        size = b.nbytes if isinstance(b, memoryview) else len(b)
+        sizes.append(size)
+        ptrs.append(ffi.from_buffer(b) if size else ffi.NULL)
+    message = ffi.new("char[]", _MESSAGE_CAP)
+    points = ffi.new("double *")
+    code = lib.judge_check(name.encode(), ptrs[0], sizes[0], ptrs[1], sizes[1], ptrs[2], sizes[2],
+                           message, _MESSAGE_CAP, points)
+    raw = ffi.string(message)
+    verdict = _VERDICTS.get(code, "FAIL")
+    value = points[0]
+    return CheckResult(
+        verdict=verdict,
+        exit_code=code,
+        message=raw.decode("utf-8", errors="replace"),
+        points=value if code == 7 and not math.isnan(value) else None,
+        raw_message=raw,
+    )
