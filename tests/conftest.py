@@ -1,0 +1,265 @@
+"""Shared fixtures of the sandbox tests (DESIGN.md §6).
+
+- `box`: a session temp dir (mode 755, readable by the sandbox uid) holding the test programs of
+  tests/programs: the C ones compiled statically, the Python ones copied, Main.java compiled.
+- `sandbox_available()`: can a sandbox start here at all?
+- `require_sandbox`: skips a sandbox test when it cannot; with JUDGE_REQUIRE_SANDBOX=1 every skip
+  of a sandbox test (marker `sandbox`) is turned into a failure.
+- `assert_no_leftovers(slot, supervisor_pid)`: nothing of a run survives on the host.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import functools
+import itertools
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+HOST_UID_BASE = 200000
+REQUIRE_ENV = "JUDGE_REQUIRE_SANDBOX"
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+V1_CONTROLLERS = ("memory", "pids", "cpuacct")
+# Slots of this suite: far from the low slot numbers other test runs and evaluations use, so
+# that the per-uid leftover check only ever sees our own runs.
+SLOT_BASE = 300
+_slots = itertools.count()
+
+
+def require_sandbox_env() -> bool:
+    return os.environ.get(REQUIRE_ENV, "") not in ("", "0")
+
+
+def next_slot() -> int:
+    return SLOT_BASE + next(_slots) % 200
+
+
+# -- pytest plumbing -------------------------------------------------------------------------
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "sandbox: needs a working sandbox; with "
+                            f"{REQUIRE_ENV}=1 a skip of such a test is a failure")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if not report.skipped or not require_sandbox_env():
+        return
+    if item.get_closest_marker("sandbox") is None and "require_sandbox" not in getattr(
+            item, "fixturenames", ()):
+        return
+    if hasattr(report, "wasxfail"):
+        return
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    report.outcome = "failed"
+    report.longrepr = f"sandbox test skipped while {REQUIRE_ENV}=1: {reason}"
+
+
+# -- the sandbox check -------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def _sandbox_status() -> tuple[bool, str]:
+    try:
+        from judge.sandbox import Limits, Sandbox
+    except Exception as exc:  # pragma: no cover - import problems are reported as the reason
+        return False, f"cannot import judge.sandbox: {exc!r}"
+    try:
+        with Sandbox(slot=SLOT_BASE + 199) as sb:
+            result = sb.run(["/bin/true"], Limits(time_limit_ms=2000))
+    except Exception as exc:
+        return False, f"the sandbox cannot start: {exc}"
+    if result.status != "OK":
+        return False, f"/bin/true in the sandbox gave {result}"
+    return True, ""
+
+
+def sandbox_available() -> bool:
+    return _sandbox_status()[0]
+
+
+@pytest.fixture(scope="session")
+def require_sandbox():
+    ok, reason = _sandbox_status()
+    if not ok:
+        if require_sandbox_env():
+            pytest.fail(f"{REQUIRE_ENV}=1 but {reason}")
+        pytest.skip(reason)
+
+
+# -- the box of test programs ------------------------------------------------------------------
+
+def _compile_c(source: Path, out_dir: Path) -> tuple[str, str | None]:
+    target = out_dir / source.stem
+    proc = subprocess.run(["gcc", "-O2", "-static", "-pthread", "-Wall", "-o", str(target),
+                           str(source)], capture_output=True, text=True)
+    return source.name, (proc.stderr if proc.returncode else None)
+
+
+def _compile_java(source: Path, out_dir: Path) -> tuple[str, str | None]:
+    if shutil.which("javac") is None:
+        return source.name, None  # the Java tests skip (a failure under JUDGE_REQUIRE_SANDBOX)
+    proc = subprocess.run(["javac", "-d", str(out_dir), str(source)], capture_output=True,
+                          text=True)
+    return source.name, (proc.stderr if proc.returncode else None)
+
+
+@pytest.fixture(scope="session")
+def box():
+    directory = Path(tempfile.mkdtemp(prefix="judge-test-box-"))
+    directory.chmod(0o755)
+    jobs = [(_compile_java, s) for s in sorted(PROGRAMS.glob("*.java"))]
+    jobs += [(_compile_c, s) for s in sorted(PROGRAMS.glob("*.c"))]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=(os.cpu_count() or 2) + 1) as pool:
+        results = list(pool.map(lambda job: job[0](job[1], directory), jobs))
+    failures = [f"{name}:\n{err}" for name, err in results if err]
+    if failures:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise RuntimeError("cannot build the test programs:\n" + "\n".join(failures))
+    for script in PROGRAMS.glob("*.py"):
+        shutil.copy(script, directory / script.name)
+    for entry in directory.iterdir():
+        entry.chmod(0o755 if entry.is_file() and os.access(entry, os.X_OK) else 0o644)
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def java_available(box):
+    if not (box / "Main.class").exists() or shutil.which("java") is None:
+        pytest.skip("no JDK (javac/java) on this machine")
+    return True
+
+
+# -- leftovers -------------------------------------------------------------------------------
+
+def host_uid(slot: int) -> int:
+    return HOST_UID_BASE + slot
+
+
+def processes_of_uid(uid: int) -> list[str]:
+    """'pid comm state' of every host process whose real or effective uid is `uid`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        uids = fields.get("Uid", "").split()
+        if str(uid) in uids[:2]:
+            found.append(f"{entry.name} {fields.get('Name', '?').strip()} "
+                         f"{fields.get('State', '?').strip()}")
+    return found
+
+
+def own_cgroup_dirs() -> dict[str, Path]:
+    """This process's cgroup directory in each v1 hierarchy we check."""
+    dirs = {}
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        for controller in controllers.split(","):
+            if controller in V1_CONTROLLERS:
+                dirs[controller] = CGROUP_ROOT / controller / path.lstrip("/")
+    return dirs
+
+
+def slot_cgroup_dirs(slot: int, supervisor_pid: int) -> list[Path]:
+    return [d / f"judge-{supervisor_pid}-slot{slot}" for d in own_cgroup_dirs().values()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def assert_no_leftovers(slot: int, supervisor_pid: int | None = None) -> None:
+    """No host process runs as the slot's uid, and the slot's cgroups hold no run: while the
+    supervisor lives its slot directories may exist but must have no child cgroup left; once
+    it is gone they must be gone too. Only `judge-<supervisor_pid>-slot<slot>` is looked at,
+    so other sandboxes running at the same time do not disturb the check."""
+    left = processes_of_uid(host_uid(slot))
+    assert not left, f"processes of slot {slot} (uid {host_uid(slot)}) survived: {left}"
+    if supervisor_pid is None:
+        return
+    alive = _alive(supervisor_pid)
+    for directory in slot_cgroup_dirs(slot, supervisor_pid):
+        if not directory.exists():
+            continue
+        assert alive, f"cgroup {directory} outlived its supervisor {supervisor_pid}"
+        children = [p.name for p in directory.iterdir() if p.is_dir()]
+        assert not children, f"cgroup {directory} still holds {children} after the run"
+        tasks = (directory / "cgroup.procs").read_text().split()
+        assert not tasks, f"cgroup {directory} still holds processes {tasks}"
+
+
+# -- sandboxes for the tests -----------------------------------------------------------------
+
+class SandboxFactory:
+    """Opens started sandboxes on fresh slots; at teardown closes them and checks that nothing
+    of them is left on the host."""
+
+    def __init__(self, box: Path) -> None:
+        self.box = box
+        self.opened = []
+
+    def __call__(self, **kwargs):
+        from judge.sandbox import Sandbox
+        kwargs.setdefault("box", self.box)
+        kwargs.setdefault("slot", next_slot())
+        sb = Sandbox(**kwargs).start()
+        self.opened.append(sb)
+        return sb
+
+    def close(self, sb) -> None:
+        """Closes one sandbox and asserts that its processes and cgroups are gone."""
+        pid = sb._process.pid if sb._process is not None else None
+        sb.close()
+        assert_no_leftovers(sb.slot, pid)
+
+    def close_all(self) -> None:
+        while self.opened:
+            sb = self.opened.pop()
+            if sb._process is not None:
+                self.close(sb)
+
+
+@pytest.fixture
+def make_sandbox(box, require_sandbox):
+    factory = SandboxFactory(box)
+    try:
+        yield factory
+    finally:
+        factory.close_all()
+
+
+@pytest.fixture
+def sb(make_sandbox):
+    """A fresh native-policy slot for one test."""
+    return make_sandbox()
+
+
+
+def parse_lines(text: str, pattern: str) -> list[re.Match]:
+    return [m for m in (re.match(pattern, line) for line in text.splitlines()) if m]
+
+
+def run(sb, argv, limits=None, **kwargs):
+    """Runs argv in `sb`; returns (RunResult, stdout text, stderr text)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        result = sb.run(list(argv), limits, stdout=out, stderr=err, **kwargs)
+        out.seek(0)
+        err.seek(0)
+        return result, out.read().decode(errors="replace"), err.read().decode(errors="replace")

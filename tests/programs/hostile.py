@@ -1,0 +1,29 @@
+# `hostile.py CASE`: what a hostile CPython submission might try.
+import os
+import sys
+
+case = sys.argv[1]
+if case == "socket":
+    import socket
+    socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    print("socket created")
+elif case == "files":
+    for path in ("/etc/shadow", "/root", "/work", "/proc/1/environ"):
+        try:
+            if os.path.isdir(path):
+                print(path, "ok", len(os.listdir(path)))
+            else:
+                with open(path, "rb") as f:
+                    print(path, "ok", len(f.read()))
+        except OSError as exc:
+            print(path, "fail", type(exc).__name__)
+elif case == "subprocess":
+    import subprocess
+    print(subprocess.run(["/bin/echo", "child ran"], capture_output=True).stdout.decode().strip())
+elif case == "spin":
+    while True:
+        pass
+elif case == "memory":
+    blocks = []
+    while True:
+        blocks.append(bytearray(1 << 20))
