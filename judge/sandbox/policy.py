@@ -58,7 +58,12 @@ sendmsg recvmsg bind listen accept accept4 inotify_init1 inotify_add_watch inoti
 shmget shmat shmdt shmctl flock
 """.split()
 
-POLICIES = {"native": NATIVE, "python": PYTHON, "java": JAVA}
+# Compilers and linkers: a toolchain's processes, temporary files and permission bits.
+BUILD = PYTHON + """
+chown fchown fchownat lchown link linkat symlink symlinkat utime utimes
+""".split()
+
+POLICIES = {"native": NATIVE, "python": PYTHON, "java": JAVA, "build": BUILD}
 
 
 def _check(name: str, allowed: list[str]) -> None:

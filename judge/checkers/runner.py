@@ -1,0 +1,97 @@
+"""Picks and runs the checker a problem names: testlib's standard checkers in-process, a
+benchmark's own comparison, or a custom checker compiled and run in the sandbox."""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+from judge import JudgeError
+from judge.checkers import CHECKERS, CheckResult, check, is_checker
+from judge.checkers.benchmarks import BENCHMARK_CHECKERS
+from judge.languages import LANGUAGES
+from judge.sandbox import Limits, Sandbox
+
+CHECKER_LIMITS = Limits(time_limit_ms=10_000, memory_limit_mb=1024, output_limit_mb=1,
+                        stderr_limit_mb=1)
+EXIT_VERDICTS = {0: "OK", 1: "WA", 2: "PE", 3: "FAIL", 4: "PE", 7: "POINTS", 8: "PE"}
+
+
+def is_source(checker: str) -> bool:
+    return "\n" in checker or "#include" in checker
+
+
+class CheckerRunner:
+    def __init__(self, compiler, slot: int = 0, cpu: int | None = None,
+                 testlib: str | None = None) -> None:
+        self.compiler = compiler
+        self.slot = slot
+        self.cpu = cpu
+        self.testlib = Path(testlib).resolve() if testlib else None
+        if self.testlib and not (self.testlib / "testlib.h").is_file():
+            raise JudgeError(f"no testlib.h in {self.testlib}")
+        self._work: Path | None = None
+        self._sandbox: Sandbox | None = None
+        self._staged: Path | None = None
+
+    def close(self) -> None:
+        if self._sandbox is not None:
+            self._sandbox.close()
+            self._sandbox = None
+        if self._work is not None:
+            shutil.rmtree(self._work, ignore_errors=True)
+            self._work = None
+
+    def check(self, checker: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
+        if checker in BENCHMARK_CHECKERS:
+            verdict, message = BENCHMARK_CHECKERS[checker](input, output, answer)
+            return CheckResult(verdict, 0 if verdict == "OK" else 1, message)
+        if self.testlib and is_checker(checker):
+            source = (self.testlib / "checkers" / f"{checker}.cpp")
+            if not source.is_file():
+                raise JudgeError(f"testlib checkout {self.testlib} has no checkers/{checker}.cpp")
+            return self._run_custom(source.read_text(), input, output, answer)
+        if is_checker(checker):
+            return check(checker, input, output, answer)
+        if is_source(checker):
+            return self._run_custom(checker, input, output, answer)
+        raise JudgeError(f"unknown checker {checker!r} (testlib's: {', '.join(CHECKERS)}; "
+                         f"benchmarks': {', '.join(BENCHMARK_CHECKERS)}; or a checker's source)")
+
+    def _checker_language(self):
+        cpp = LANGUAGES["cpp"]
+        include = ("-I", str(self.testlib)) if self.testlib else ()
+        return replace(cpp, name="checker", compile=("g++", "-std=c++17", "-O2", *include,
+                                                     "-o", "code.exe", "code.cpp"))
+
+    def _run_custom(self, source: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
+        binds = (str(self.testlib),) if self.testlib else ()
+        compiled = self.compiler.compile(source, self._checker_language(), binds=binds)
+        if compiled.status != "OK":
+            raise JudgeError(f"the checker does not compile: {compiled.log.strip()[:500]}")
+        if self._work is None:
+            self._work = Path(tempfile.mkdtemp(prefix="judge-checker-"))
+            os.chmod(self._work, 0o755)
+            self._sandbox = Sandbox(box=self._work, slot=self.slot, cpu=self.cpu).start()
+        if self._staged != compiled.artifacts:
+            shutil.copy2(compiled.artifacts / "code.exe", self._work / "checker")
+            os.chmod(self._work / "checker", 0o755)
+            self._staged = compiled.artifacts
+        for name, data in (("input.txt", input), ("output.txt", output), ("answer.txt", answer)):
+            (self._work / name).write_bytes(data)
+            os.chmod(self._work / name, 0o644)
+        messages = os.memfd_create("checker-stderr", os.MFD_CLOEXEC)
+        try:
+            run = self._sandbox.run(["./checker", "input.txt", "output.txt", "answer.txt"],
+                                    CHECKER_LIMITS, stderr=messages)
+            os.lseek(messages, 0, os.SEEK_SET)
+            raw = os.read(messages, 1 << 16)
+        finally:
+            os.close(messages)
+        message = raw.decode(errors="replace").strip()
+        if run.status not in ("OK", "RE") or run.exit_code is None:
+            return CheckResult("FAIL", 3, f"checker {run.status}: {run.error or run.killed_by or message}")
+        verdict = EXIT_VERDICTS.get(run.exit_code, "FAIL")
+        return CheckResult(verdict, run.exit_code, message, raw_message=raw)

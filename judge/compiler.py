@@ -1,0 +1,147 @@
+"""Compiling a submission in the sandbox, with a content-addressed cache of the artifacts."""
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import __version__
+from judge.languages import Language
+from judge.sandbox import Limits, Sandbox
+
+COMPILE_LIMITS = Limits(time_limit_ms=30_000, wall_time_limit_ms=60_000, memory_limit_mb=2048,
+                        output_limit_mb=1, processes=64, file_size_limit_mb=256, stderr_limit_mb=1)
+LOG_LIMIT = 64 * 1024
+
+
+@dataclass(frozen=True)
+class CompileResult:
+    status: str              # "OK", "CE" or "SE"
+    log: str                 # the compiler's messages (truncated)
+    artifacts: Path | None   # directory holding what the run needs
+    cached: bool
+    time_ms: float           # wall time of the compile (0 when cached)
+
+    def to_dict(self) -> dict:
+        return {"status": self.status, "log": self.log, "cached": self.cached,
+                "time_ms": round(self.time_ms, 1)}
+
+
+def cache_root() -> Path:
+    root = os.environ.get("JUDGE_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "judge")
+    return Path(root) / "compile"
+
+
+def cache_key(source: bytes, language: Language) -> str:
+    h = hashlib.sha256()
+    for part in (source, language.name.encode(), language.compile_policy.encode(),
+                 json.dumps(language.compile).encode(),
+                 json.dumps(language.run).encode(), language.toolchain_version.encode(),
+                 __version__.encode()):
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.hexdigest()
+
+
+def _make_world_accessible(path: Path) -> None:
+    """The sandbox runs programs as an unprivileged uid: it must read (and for a build, write)."""
+    os.chmod(path, 0o777 if path.is_dir() else 0o755)
+
+
+class Compiler:
+    """Builds submissions in a writable sandbox slot; finished builds land in the cache."""
+
+    def __init__(self, slot: int = 0, cpu: int | None = None, cache: Path | None = None) -> None:
+        self.cache = cache or cache_root()
+        self.slot = slot
+        self.cpu = cpu
+        self._work = Path(tempfile.mkdtemp(prefix="judge-build-"))
+        self._box = self._work / "box"
+        self._box.mkdir()
+        _make_world_accessible(self._box)
+        self._sandboxes: dict[tuple, Sandbox] = {}
+
+    def _sandbox(self, policy: str, binds: tuple[str, ...] = ()) -> Sandbox:
+        key = (policy, binds)
+        if key not in self._sandboxes:
+            self._sandboxes[key] = Sandbox(box=self._box, policy=policy, slot=self.slot,
+                                           cpu=self.cpu, box_writable=True, tmp_size_mb=512,
+                                           binds=binds).start()
+        return self._sandboxes[key]
+
+    def close(self) -> None:
+        for sandbox in self._sandboxes.values():
+            sandbox.close()
+        self._sandboxes.clear()
+        shutil.rmtree(self._work, ignore_errors=True)
+
+    def __enter__(self) -> "Compiler":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def compile(self, source: str, language: Language, binds: tuple[str, ...] = ()) -> CompileResult:
+        """binds: host directories the build may read (a testlib checkout)."""
+        data = source.encode()
+        key = cache_key(data + "\0".join(binds).encode(), language)
+        entry = self.cache / key[:2] / key
+        done = entry / "result.json"
+        if done.exists():
+            meta = json.loads(done.read_text())
+            artifacts = entry / "artifacts" if meta["status"] == "OK" else None
+            return CompileResult(meta["status"], meta["log"], artifacts, True, 0.0)
+        return self._build(source, language, entry, binds)
+
+    def _build(self, source: str, language: Language, entry: Path, binds: tuple[str, ...]) -> CompileResult:
+        for child in self._box.iterdir():
+            shutil.rmtree(child) if child.is_dir() else child.unlink()
+        name = language.file_name(source)
+        (self._box / name).write_text(source)
+        _make_world_accessible(self._box / name)
+        argv = language.compile_argv(source)
+        started = time.perf_counter()
+        log = ""
+        if argv is None:
+            status = "OK"
+        else:
+            with tempfile.TemporaryFile() as output:
+                run = self._sandbox(language.compile_policy, binds).run(
+                    argv, COMPILE_LIMITS, stdout=output, stderr=output)
+                output.seek(0)
+                log = output.read(LOG_LIMIT).decode(errors="replace")
+            if run.status in ("SE", "RF"):
+                # The toolchain itself was stopped by the sandbox: a judge failure, not cached.
+                detail = run.error or f"the compiler made a refused syscall: {run.syscall}"
+                return CompileResult("SE", detail, None, False, (time.perf_counter() - started) * 1e3)
+            if run.status != "OK":
+                status = "CE"
+                if run.status != "RE":
+                    log += f"\n[compilation stopped: {run.status}, {run.killed_by or ''}]"
+            else:
+                status = "OK"
+        elapsed = (time.perf_counter() - started) * 1e3
+        staging = Path(tempfile.mkdtemp(prefix="entry-", dir=self._work))
+        artifacts = staging / "artifacts"
+        artifacts.mkdir()
+        if status == "OK":
+            for pattern in language.artifacts:
+                for found in glob.glob(str(self._box / pattern)):
+                    shutil.copy2(found, artifacts)
+                    _make_world_accessible(artifacts / Path(found).name)
+        _make_world_accessible(artifacts)
+        (staging / "result.json").write_text(json.dumps({"status": status, "log": log}))
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.rename(staging, entry)
+        except OSError:
+            shutil.rmtree(staging, ignore_errors=True)  # a concurrent build got there first
+        return CompileResult(status, log, entry / "artifacts" if status == "OK" else None,
+                             False, elapsed)

@@ -1,0 +1,161 @@
+"""Grading one submission: compile, run the tests in order under the problem's limits, check
+each output, and give the verdict with its figures (DESIGN.md §3)."""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judge import JudgeError
+from judge.compiler import CompileResult, Compiler
+from judge.languages import Language, get_language
+from judge.problems.model import Problem
+from judge.sandbox import Limits, Sandbox
+
+VERDICTS = ("AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "RF", "CE", "FAIL", "SE")
+CHECKER_VERDICTS = {"OK": "AC", "WA": "WA", "PE": "PE", "FAIL": "FAIL"}
+OUTPUT_LIMIT_MB = 64
+
+
+@dataclass(frozen=True)
+class TestResult:
+    index: int
+    verdict: str
+    cpu_time_ms: float
+    wall_time_ms: float
+    memory_kb: int
+    exit_code: int | None
+    signal: int | None
+    checker_message: str
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class GradeResult:
+    verdict: str
+    problem: str
+    language: str
+    compile: CompileResult
+    tests: list[TestResult] = field(default_factory=list)
+    time_limit_ms: int = 0
+    memory_limit_mb: int = 0
+
+    @property
+    def max_cpu_time_ms(self) -> float:
+        return max((t.cpu_time_ms for t in self.tests), default=0.0)
+
+    @property
+    def max_memory_kb(self) -> int:
+        return max((t.memory_kb for t in self.tests), default=0)
+
+    def to_dict(self) -> dict:
+        return {
+            "verdict": self.verdict, "problem": self.problem, "language": self.language,
+            "compile": {"status": self.compile.status, "log": self.compile.log},
+            "tests": [t.to_dict() for t in self.tests],
+            "max_cpu_time_ms": self.max_cpu_time_ms, "max_memory_kb": self.max_memory_kb,
+        }
+
+
+def run_limits(problem: Problem, language: Language) -> Limits:
+    return Limits(time_limit_ms=max(1, round(problem.time_limit_ms * language.time_factor)),
+                  memory_limit_mb=problem.memory_limit_mb, output_limit_mb=OUTPUT_LIMIT_MB)
+
+
+class Grader:
+    """A reusable grading slot: one compile sandbox, one run sandbox, one checker sandbox."""
+
+    def __init__(self, slot: int = 0, cpu: int | None = None, testlib: str | None = None) -> None:
+        self.slot = slot
+        self.cpu = cpu
+        self.compiler = Compiler(slot=slot, cpu=cpu)
+        self._work = Path(tempfile.mkdtemp(prefix="judge-grade-"))
+        self._box = self._work / "box"
+        self._box.mkdir()
+        os.chmod(self._box, 0o755)
+        self._runner: Sandbox | None = None
+        from judge.checkers.runner import CheckerRunner
+        self.checkers = CheckerRunner(self.compiler, slot=slot, cpu=cpu, testlib=testlib)
+
+    def close(self) -> None:
+        if self._runner is not None:
+            self._runner.close()
+        self.checkers.close()
+        self.compiler.close()
+        shutil.rmtree(self._work, ignore_errors=True)
+
+    def __enter__(self) -> "Grader":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _sandbox(self) -> Sandbox:
+        if self._runner is None:
+            self._runner = Sandbox(box=self._box, slot=self.slot, cpu=self.cpu).start()
+        return self._runner
+
+    def _stage(self, artifacts: Path) -> None:
+        for child in self._box.iterdir():
+            shutil.rmtree(child) if child.is_dir() else child.unlink()
+        for item in artifacts.iterdir():
+            target = self._box / item.name
+            try:
+                os.link(item, target)
+            except OSError:
+                shutil.copy2(item, target)
+
+    def grade(self, source: str, language: Language | str, problem: Problem, *,
+              all_tests: bool = False, checker: str | None = None) -> GradeResult:
+        lang = get_language(language) if isinstance(language, str) else language
+        if not lang.available:
+            raise JudgeError(f"the {lang.name} toolchain is not installed here")
+        limits = run_limits(problem, lang)
+        compiled = self.compiler.compile(source, lang)
+        result = GradeResult("AC", problem.id, lang.name, compiled,
+                             time_limit_ms=limits.time_limit_ms, memory_limit_mb=limits.memory_limit_mb)
+        if compiled.status != "OK":
+            result.verdict = "CE" if compiled.status == "CE" else "SE"
+            return result
+        self._stage(compiled.artifacts)
+        argv = lang.run_argv(source)
+        checker_name = checker or problem.checker
+        sandbox = self._sandbox()
+        for index, test in enumerate(problem.tests, start=1):
+            output_fd = os.memfd_create("output", os.MFD_CLOEXEC)
+            try:
+                run = sandbox.run(argv, limits, stdin=test.input, stdout=output_fd, policy=lang.policy)
+                if run.status == "OK":
+                    os.lseek(output_fd, 0, os.SEEK_SET)
+                    output = _read_all(output_fd)
+                    check = self.checkers.check(checker_name, test.input, output, test.output)
+                    verdict, message = CHECKER_VERDICTS.get(check.verdict, "WA"), check.message
+                    if check.verdict == "POINTS":
+                        verdict = "AC" if (check.points or 0) >= 1 else "WA"
+                else:
+                    verdict = run.status
+                    message = run.error or (f"killed by {run.killed_by}" if run.killed_by else "")
+                    if run.syscall:
+                        message = f"refused syscall {run.syscall}"
+            finally:
+                os.close(output_fd)
+            result.tests.append(TestResult(index, verdict, run.cpu_time_ms, run.wall_time_ms,
+                                           run.memory_kb, run.exit_code, run.signal, message))
+            if verdict != "AC" and result.verdict == "AC":
+                result.verdict = verdict
+                if not all_tests:
+                    break
+        return result
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)

@@ -1,0 +1,154 @@
+"""Language profiles: how a submission is compiled and run. Adding a language is adding a
+profile. The C++, Python and Java commands are the CF-Div2-Stepfun benchmark's published ones."""
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judge import JudgeError
+
+SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+@dataclass(frozen=True)
+class Language:
+    name: str
+    extensions: tuple[str, ...]
+    source_name: str                       # file name in the box; {cls} is the Java class
+    compile: tuple[str, ...] | None        # argv; None: nothing to build
+    run: tuple[str, ...]                   # argv
+    policy: str                            # seccomp policy of the run
+    compile_policy: str = "build"
+    time_factor: float = 1.0               # multiplier on the problem's time limit
+    artifacts: tuple[str, ...] = ()        # glob patterns of what the run needs from the build
+    version_command: tuple[str, ...] = ()
+    compile_env: dict = field(default_factory=dict, hash=False, compare=False)
+
+    def file_name(self, source: str) -> str:
+        return self.source_name.format(cls=self.entry_class(source))
+
+    def entry_class(self, source: str) -> str:
+        return java_class_name(source) if self.name == "java" else ""
+
+    def compile_argv(self, source: str) -> list[str] | None:
+        if self.compile is None:
+            return None
+        return [part.format(source=self.file_name(source), cls=self.entry_class(source))
+                for part in self.compile]
+
+    def run_argv(self, source: str) -> list[str]:
+        return [part.format(source=self.file_name(source), cls=self.entry_class(source))
+                for part in self.run]
+
+    @property
+    def available(self) -> bool:
+        tool = (self.compile or self.run)[0]
+        return shutil.which(tool, path=SANDBOX_PATH) is not None
+
+    @functools.cached_property
+    def toolchain_version(self) -> str:
+        """The version line of the toolchain, part of every compile cache key."""
+        if not self.version_command:
+            return ""
+        try:
+            out = subprocess.run(self.version_command, capture_output=True, text=True, timeout=30,
+                                 env={"PATH": SANDBOX_PATH})
+            return (out.stdout + out.stderr).strip().splitlines()[0]
+        except (OSError, subprocess.TimeoutExpired, IndexError):
+            return "unknown"
+
+
+CPP_FLAGS = ("-fno-asm", "-fsanitize=bounds", "-fno-sanitize-recover=bounds", "-static", "-O2",
+             "-DONLINE_JUDGE")
+
+# Python has no build step in the benchmark's recipe; the compile step only parses the source so
+# that a syntax error is a compile error (CE), the way online judges report it.
+PYTHON_SYNTAX_CHECK = ("import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')")
+
+LANGUAGES: dict[str, Language] = {
+    lang.name: lang for lang in (
+        Language("cpp", (".cpp", ".cc", ".cxx", ".c++"), "code.cpp",
+                 ("g++", "-std=c++20", *CPP_FLAGS, "-o", "code.exe", "code.cpp"),
+                 ("./code.exe",), "native", compile_policy="build", artifacts=("code.exe",),
+                 version_command=("g++", "--version")),
+        Language("c", (".c",), "code.c",
+                 ("gcc", "-std=gnu17", *CPP_FLAGS, "-o", "code.exe", "code.c", "-lm"),
+                 ("./code.exe",), "native", compile_policy="build", artifacts=("code.exe",),
+                 version_command=("gcc", "--version")),
+        Language("python", (".py",), "code.py",
+                 ("python3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
+                 ("python3", "code.py"), "python", compile_policy="python", time_factor=2.0,
+                 artifacts=("code.py",), version_command=("python3", "--version")),
+        Language("pypy3", (), "code.py",
+                 ("pypy3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
+                 ("pypy3", "code.py"), "python", compile_policy="python", time_factor=2.0,
+                 artifacts=("code.py",), version_command=("pypy3", "--version")),
+        Language("java", (".java",), "{cls}.java",
+                 ("javac", "-J-Xmx544m", "{cls}.java"),
+                 ("java", "-XX:+UseSerialGC", "-Xmx544m", "-Xss64m", "-DONLINE_JUDGE", "{cls}"),
+                 "java", compile_policy="java", time_factor=2.0, artifacts=("*.class",),
+                 version_command=("javac", "-version")),
+    )
+}
+
+ALIASES = {"c++": "cpp", "cxx": "cpp", "g++": "cpp", "py": "python", "python3": "python",
+           "pypy": "pypy3", "java17": "java"}
+
+
+def time_factors_from_env() -> None:
+    """JUDGE_TIME_FACTORS="python=3,java=2.5" overrides the per-language multipliers."""
+    spec = os.environ.get("JUDGE_TIME_FACTORS", "")
+    for item in filter(None, (s.strip() for s in spec.split(","))):
+        name, _, value = item.partition("=")
+        try:
+            set_time_factor(name, float(value))
+        except ValueError:
+            raise JudgeError(f"JUDGE_TIME_FACTORS: bad entry {item!r} (expected lang=number)") from None
+
+
+def set_time_factor(name: str, factor: float) -> None:
+    from dataclasses import replace
+    lang = get_language(name)
+    if factor <= 0:
+        raise JudgeError(f"time factor of {name} must be positive")
+    LANGUAGES[lang.name] = replace(lang, time_factor=factor)
+
+
+def get_language(name: str) -> Language:
+    key = ALIASES.get(name.lower(), name.lower())
+    if key not in LANGUAGES:
+        raise JudgeError(f"unknown language {name!r} (known: {', '.join(LANGUAGES)})")
+    return LANGUAGES[key]
+
+
+def language_for_file(path: str | Path) -> Language:
+    suffix = Path(path).suffix.lower()
+    for lang in LANGUAGES.values():
+        if suffix in lang.extensions:
+            return lang
+    raise JudgeError(f"cannot tell the language of {path} from its extension; use --lang")
+
+
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_STRINGS = re.compile(r'"(?:\\.|[^"\\\n])*"')
+
+
+def java_class_name(source: str) -> str:
+    """The class javac must be given: the public top-level class, else the one with main()."""
+    code = _STRINGS.sub('""', _COMMENTS.sub(" ", source))
+    public = re.search(r"^\s*public\s+(?:(?:final|abstract|strictfp)\s+)*(?:class|interface|enum|record)\s+"
+                       r"([A-Za-z_$][\w$]*)", code, re.M)
+    if public:
+        return public.group(1)
+    classes = list(re.finditer(r"\b(?:class|record|enum)\s+([A-Za-z_$][\w$]*)", code))
+    main = re.search(r"\bstatic\s+(?:public\s+)?void\s+main\s*\(", code)
+    if main:
+        enclosing = [m for m in classes if m.start() < main.start()]
+        if enclosing:
+            return enclosing[-1].group(1)
+    return classes[0].group(1) if classes else "Main"
