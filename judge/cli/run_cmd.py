@@ -1,0 +1,72 @@
+"""`judge run FILE --problem ID`: grade one submission."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from judge import JudgeError
+from judge.cli import app, fail
+
+VERDICT_STYLE = {"AC": "green", "WA": "red", "PE": "red", "TLE": "yellow", "MLE": "yellow",
+                 "OLE": "yellow", "RE": "magenta", "RF": "magenta", "CE": "cyan", "FAIL": "red bold",
+                 "SE": "red bold"}
+
+
+def render(result, console: Console) -> None:
+    if result.compile.status != "OK":
+        console.print(f"[cyan]compilation {result.compile.status}[/]")
+        if result.compile.log.strip():
+            console.print(result.compile.log.rstrip(), markup=False, highlight=False)
+    if result.tests:
+        table = Table(title=f"{result.problem} ({result.language}, time limit "
+                            f"{result.time_limit_ms} ms, memory {result.memory_limit_mb} MB)")
+        for column, justify in (("test", "right"), ("verdict", "left"), ("cpu ms", "right"),
+                                ("wall ms", "right"), ("memory KB", "right"), ("checker", "left")):
+            table.add_column(column, justify=justify)
+        for t in result.tests:
+            style = VERDICT_STYLE.get(t.verdict, "")
+            table.add_row(str(t.index), f"[{style}]{t.verdict}[/]", f"{t.cpu_time_ms:.1f}",
+                          f"{t.wall_time_ms:.1f}", str(t.memory_kb),
+                          t.checker_message[:100].replace("[", r"\["))
+        console.print(table)
+    style = VERDICT_STYLE.get(result.verdict, "")
+    console.print(f"verdict: [{style}]{result.verdict}[/]   max cpu {result.max_cpu_time_ms:.1f} ms, "
+                  f"max memory {result.max_memory_kb} KB")
+
+
+@app.command("run")
+def run_command(
+    file: Path = typer.Argument(..., help="The source file to grade."),
+    problem: str = typer.Option(..., "--problem", "-p", help="Problem id, e.g. 2020A or pack/<slug>."),
+    lang: str = typer.Option("auto", "--lang", help="auto, cpp, c, python, pypy3 or java."),
+    dataset: Optional[str] = typer.Option(None, "--dataset", help="Hub id, parquet file or directory."),
+    all_tests: bool = typer.Option(False, "--all-tests", help="Run every test, not only up to the first failure."),
+    testlib: Optional[Path] = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
+                                           help="A testlib checkout to build checkers from."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Compile FILE, run every test of the problem in the sandbox, check and print the verdict."""
+    from judge.grade import Grader
+    from judge.languages import get_language, language_for_file, time_factors_from_env
+    from judge.problems.registry import resolve
+    if not file.is_file():
+        raise fail(f"no such file: {file}")
+    try:
+        source = file.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise fail(f"cannot read {file}: {exc}")
+    time_factors_from_env()
+    language = language_for_file(file) if lang == "auto" else get_language(lang)
+    task = resolve(problem, dataset)
+    with Grader(testlib=str(testlib) if testlib else None) as grader:
+        result = grader.grade(source, language, task, all_tests=all_tests)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        render(result, Console())
+    raise typer.Exit(0 if result.verdict == "AC" else 1)
