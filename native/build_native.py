@@ -38,8 +38,9 @@ ffibuilder.cdef(CDEF)
 ffibuilder.set_source(
     "judge._native",
     '#include "checkers.h"\n#include "probe.h"\n',
-    sources=[str(NATIVE / s) for s in CHECKER_SOURCES + PROBE_SOURCES],
-    include_dirs=[str(NATIVE)],
+    # setuptools wants paths relative to the project root (where setup.py runs).
+    sources=[f"native/{s}" for s in CHECKER_SOURCES + PROBE_SOURCES],
+    include_dirs=["native"],
     extra_compile_args=CFLAGS,
     libraries=["rt", "m"],
 )
