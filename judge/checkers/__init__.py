@@ -23,7 +23,7 @@ CHECKERS: tuple[str, ...] = (
 
 EXIT_CODES = {"OK": 0, "WA": 1, "PE": 2, "FAIL": 3, "POINTS": 7}
 _VERDICTS = {code: verdict for verdict, code in EXIT_CODES.items()}
-_MESSAGE_CAP = 1 << 17  # testlib caps a message at 32000 chars, plus prefix and stream name
+_MESSAGE_CAP = 1 << 15  # testlib caps a message at 32000 chars (plus its prefix)
 
 Buffer = Union[bytes, bytearray, memoryview]
 
