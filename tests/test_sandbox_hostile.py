@@ -1,0 +1,442 @@
+"""The hostile suite (DESIGN.md §2, §6): programs that attack the sandbox. Every case asserts its
+status, the bound it must meet (time, memory, output) and that nothing of it is left on the
+host afterwards (assert_no_leftovers, also run by the fixture when the slot closes)."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import HOST_UID_BASE, SLOT_BASE, assert_no_leftovers, run
+from judge.sandbox import Limits
+from judge.sandbox.slot import DEFAULT_ENV
+
+pytestmark = pytest.mark.sandbox
+
+MiB = 1 << 20
+REPO = Path(__file__).resolve().parent.parent
+SLACK_MS = 20           # one process: the CPU timer fires within a few ms
+MULTI_SLACK_MS = 50     # many processes: the cgroup / polling check
+JAVA = ["/usr/bin/java", "-XX:+UseSerialGC", "-Xmx544m", "-Xss64m", "Main"]
+
+
+def hard_memory_kb(limit_mb: int) -> int:
+    """The most a run may hold: the kernel limit sits at limit + limit/8 + 4 MiB; 1 MiB slack."""
+    return (limit_mb + limit_mb // 8 + 4 + 1) * 1024
+
+
+def clean(sb) -> None:
+    assert_no_leftovers(sb.slot, sb._process.pid)
+
+
+# -- processes and CPU ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("cgroup", ["auto", "none"])
+def test_fork_bomb(make_sandbox, cgroup):
+    sb = make_sandbox(cgroup=cgroup)
+    limits = Limits(time_limit_ms=500, processes=64)
+    r = sb.run(["./forkbomb"], limits)
+    assert r.status == "TLE", r
+    assert r.cpu_time_ms <= 500 + MULTI_SLACK_MS, r
+    assert r.wall_time_ms <= limits.wall_ms + 200, r
+    clean(sb)
+    after = sb.run(["./exitcode", "0"], Limits())
+    assert after.status == "OK", after   # the slot survives a fork bomb
+
+
+def test_memory_bomb(sb):
+    r = sb.run(["./membomb"], Limits(memory_limit_mb=64, time_limit_ms=3000))
+    assert r.status == "MLE", r
+    assert 64 * 1024 < r.memory_kb <= hard_memory_kb(64), r
+    assert r.wall_time_ms < 3000, r
+    clean(sb)
+
+
+def test_memory_bomb_in_four_processes(sb):
+    r = sb.run(["./membomb", "4"], Limits(memory_limit_mb=64, time_limit_ms=3000))
+    assert r.status == "MLE", r
+    assert 64 * 1024 < r.memory_kb <= hard_memory_kb(64), r
+    clean(sb)
+
+
+def test_threads_cpu_time_adds_up(sb):
+    r, out, err = run(sb, ["./threads", "2", "300"], Limits(time_limit_ms=2000))
+    assert r.status == "OK", (r, err)
+    assert out.strip() == "2 threads done"
+    assert 600 * 0.85 <= r.cpu_time_ms <= 600 * 1.2, r
+
+
+def test_threads_burning_cpu_forever(sb):
+    r = sb.run(["./threads", "8", "-1"], Limits(time_limit_ms=500))
+    assert r.status == "TLE" and r.killed_by == "cpu-timer", r
+    assert 490 <= r.cpu_time_ms <= 500 + SLACK_MS, r
+    clean(sb)
+
+
+@pytest.mark.parametrize("cgroup", ["auto", "none"])
+def test_double_fork_setsid_orphan_dies_with_the_run(make_sandbox, cgroup):
+    sb = make_sandbox(cgroup=cgroup)
+    r, out, _ = run(sb, ["./orphan"], Limits(time_limit_ms=2000))
+    assert r.status == "OK", r
+    assert re.fullmatch(r"orphan \d+", out.strip()), out
+    # The run ends when the main process exits, not when the orphan is done (never).
+    assert r.wall_time_ms < 1000, r
+    assert r.cpu_time_ms <= 2000, r
+    clean(sb)   # no process of uid 200000+slot is left: the orphan was killed and reaped
+
+
+def test_zombies_are_reaped(sb):
+    r, out, _ = run(sb, ["./zombie", "40"], Limits(processes=64))
+    assert r.status == "OK", r
+    assert out.strip() == "40 zombies"
+    assert r.wall_time_ms < 2000, r
+    clean(sb)
+
+
+def test_process_limit_holds(sb):
+    r, out, _ = run(sb, ["./zombie", "40"], Limits(processes=10))
+    assert r.status == "OK", r
+    made = int(out.split()[0])
+    assert made < 10, out   # forks past the limit fail with EAGAIN
+
+
+def test_sigxcpu_and_sigterm_ignored_still_tle(sb):
+    r = sb.run(["./ignore_signals"], Limits(time_limit_ms=400))
+    assert r.status == "TLE" and r.killed_by == "cpu-timer", r
+    assert r.cpu_time_ms <= 400 + SLACK_MS, r
+    clean(sb)
+
+
+def test_signals_ignored_while_sleeping_still_wall_tle(sb):
+    r = sb.run(["./sleeper", "100000"], Limits(time_limit_ms=100, wall_time_limit_ms=500))
+    assert r.status == "TLE" and r.killed_by == "wall-timer", r
+    assert r.wall_time_ms <= 500 + 200, r
+    clean(sb)
+
+
+# -- memory-backed files --------------------------------------------------------------------
+
+def test_tmp_filler_is_bounded(make_sandbox):
+    sb = make_sandbox(tmp_size_mb=32)
+    r, out, _ = run(sb, ["./tmpfill"], Limits(memory_limit_mb=256, file_size_limit_mb=64))
+    assert r.status == "OK", (r, out)   # exit 0: a write failed with ENOSPC or EFBIG
+    assert re.search(r"errno=(ENOSPC|EFBIG)", out), out
+    written = int(out.rsplit("MiB=", 1)[1])
+    assert written <= 32, out
+    assert r.memory_kb <= (32 + 16) * 1024, r
+    # ... and the next run of the slot gets an empty /tmp again.
+    again, out, _ = run(sb, ["./tmpcheck"], Limits())
+    assert again.status == "OK" and out.strip() == "entries 0", (again, out)
+    clean(sb)
+
+
+def test_tmp_filler_under_a_small_memory_limit(sb):
+    r, out, _ = run(sb, ["./tmpfill"], Limits(memory_limit_mb=32))
+    assert r.status in ("MLE", "OK"), (r, out)
+    if r.status == "OK":
+        assert re.search(r"errno=(ENOSPC|EFBIG)", out), out
+    assert r.memory_kb <= hard_memory_kb(32), r
+    clean(sb)
+
+
+def test_memfd_filler_stops_at_the_file_size_limit(sb):
+    r, out, _ = run(sb, ["./memfd", "write"], Limits(memory_limit_mb=256, file_size_limit_mb=32))
+    assert r.status == "OK", (r, out)
+    assert "errno=EFBIG" in out and int(out.rsplit("MiB=", 1)[1]) <= 32, out
+    assert r.memory_kb <= (32 + 16) * 1024, r
+    clean(sb)
+
+
+def test_memfd_mapped_past_the_memory_limit_is_mle(sb):
+    r = sb.run(["./memfd", "map", "400"], Limits(memory_limit_mb=64, file_size_limit_mb=1024))
+    assert r.status == "MLE", r
+    assert r.memory_kb <= hard_memory_kb(64), r
+    clean(sb)
+
+
+@pytest.mark.parametrize("cgroup", ["auto", "none"])
+def test_many_memfds_cannot_hold_more_than_the_memory_limit(make_sandbox, cgroup):
+    """Sixteen memfds of 32 MiB each (file size limit 32 MiB) try to hold 512 MiB of memory with
+    a 64 MiB limit: the run must not get there (host memory is the victim otherwise)."""
+    sb = make_sandbox(cgroup=cgroup)
+    r, out, _ = run(sb, ["./memfd", "many", "512"],
+                    Limits(memory_limit_mb=64, file_size_limit_mb=32, time_limit_ms=3000))
+    assert "held 512" not in out, (r, out)
+    assert r.status == "MLE", (r, out)
+    clean(sb)
+
+
+# -- the filesystem -------------------------------------------------------------------------
+
+def _lines(out: str, op: str) -> dict[str, str]:
+    found = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[0] == op:
+            found[parts[1]] = " ".join(parts[2:])
+    return found
+
+
+def test_host_files_cannot_be_read(sb, box, tmp_path):
+    secret = tmp_path / "host-secret.txt"
+    secret.write_text("the expected answer\n")
+    secret.chmod(0o644)
+    tmp_path.chmod(0o755)
+    link = box / "link-to-secret"
+    if not link.is_symlink():
+        link.symlink_to(secret)
+    targets = ["/etc/shadow", "/etc/hostname", "/root", "/root/.bashrc", "/work",
+               str(REPO / "setup.py"), str(secret), "/box/link-to-secret", "/box/../etc/shadow",
+               "/proc/1/root", "/proc/1/environ", "/proc/1/cwd", "/proc/1/mem",
+               "/dev/sda", "/dev/vda", "/dev/mem", "/dev/kmsg", "/sys", "/sys/kernel",
+               "/home", str(Path.home())]
+    r, out, _ = run(sb, ["./files", "read"] + targets, Limits())
+    assert r.status == "OK", r
+    results = _lines(out, "read")
+    assert set(results) == set(targets), out
+    opened = {path: res for path, res in results.items() if not res.startswith("fail")}
+    assert not opened, opened
+    clean(sb)
+
+
+def test_nothing_outside_box_and_tmp_can_be_written(sb, box):
+    targets = ["/box/new", "/box/spin", "/etc/passwd", "/etc/new", "/usr/bin/new", "/new",
+               "/bin/sh", "/dev/new", "/dev/sda", "/proc/sysrq-trigger",
+               "/proc/sys/kernel/hostname", "/proc/sys/vm/drop_caches", "/proc/1/mem",
+               "/sys/fs/cgroup/new", str(REPO / "new-file"), "/root/new"]
+    r, out, _ = run(sb, ["./files", "write"] + targets + ["/tmp/ok", "/dev/null"], Limits())
+    assert r.status == "OK", r
+    results = _lines(out, "write")
+    assert results.get("/tmp/ok", "").startswith("ok"), out
+    assert results.get("/dev/null", "").startswith("ok"), out
+    written = {p: res for p, res in results.items() if p in targets and not res.startswith("fail")}
+    assert not written, written
+    assert not (box / "new").exists() and not (REPO / "new-file").exists()
+    clean(sb)
+
+
+def test_root_holds_only_the_sandbox_tree(sb):
+    r, out, _ = run(sb, ["./files", "list", "/", "/dev", "/etc"], Limits())
+    assert r.status == "OK", r
+    entries: dict[str, set[str]] = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if parts[0] == "entry":
+            entries.setdefault(parts[1], set()).add(parts[2])
+    assert {"box", "tmp", "proc", "dev", "usr"} <= entries["/"], entries
+    assert not entries["/"] & {"root", "home", "work", "sys", "var", "srv", "mnt", "opt"}, entries
+    assert entries["/dev"] <= {"null", "zero", "full", "random", "urandom", "fd", "stdin",
+                               "stdout", "stderr", "pts", "ptmx", "shm"}, entries["/dev"]
+    assert "shadow" not in entries["/etc"] and "hostname" not in entries["/etc"], entries["/etc"]
+
+
+def test_no_host_process_is_visible(sb):
+    marker = subprocess.Popen(["sleep", "30"])
+    try:
+        r, out, _ = run(sb, ["./ps"], Limits())
+    finally:
+        marker.kill()
+        marker.wait()
+    assert r.status == "OK", r
+    seen = [line.split() for line in out.splitlines()]
+    comms = {parts[1] for parts in seen}
+    pids = {int(parts[0]) for parts in seen}
+    assert "sleep" not in comms and "python" not in comms and "pytest" not in comms, out
+    assert len(seen) <= 2, out            # the namespace's init and the program itself
+    assert 1 in pids, out
+    clean(sb)
+
+
+# -- the network ----------------------------------------------------------------------------
+
+@pytest.fixture
+def listener():
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.settimeout(0.3)
+    yield server
+    server.close()
+
+
+def _assert_no_connection(server: socket.socket) -> None:
+    try:
+        conn, peer = server.accept()
+    except (socket.timeout, TimeoutError):
+        return
+    conn.close()
+    pytest.fail(f"the sandbox reached the host listener from {peer}")
+
+
+def test_network_socket_is_refused_by_the_native_policy(sb, listener):
+    port = listener.getsockname()[1]
+    r = sb.run(["./connect", "tcp", str(port)], Limits())
+    assert r.status == "RF" and r.syscall == "socket", r
+    _assert_no_connection(listener)
+    clean(sb)
+
+
+def test_host_loopback_is_unreachable_with_sockets_allowed(make_sandbox, listener):
+    sb = make_sandbox(policy="java")   # the JVM's policy allows sockets
+    port = listener.getsockname()[1]
+    for host in ("127.0.0.1", "0.0.0.0"):
+        r, out, _ = run(sb, ["./connect", "tcp", str(port), host], Limits())
+        assert r.status == "OK", r
+        assert out.startswith("fail "), out
+    _assert_no_connection(listener)
+    clean(sb)
+
+
+def test_host_abstract_unix_socket_is_unreachable(make_sandbox):
+    name = f"judge-test-{os.getpid()}-{time.monotonic_ns()}"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind("\0" + name)
+    server.listen(4)
+    server.settimeout(0.3)
+    try:
+        sb = make_sandbox(policy="java")
+        r, out, _ = run(sb, ["./connect", "unix", name], Limits())
+        assert r.status == "OK", r
+        assert out.startswith("fail "), out
+        _assert_no_connection(server)
+    finally:
+        server.close()
+    clean(sb)
+
+
+# -- signals to everything ------------------------------------------------------------------
+
+def test_kill_minus_one_harms_nothing_outside(sb):
+    neighbour_uid = HOST_UID_BASE + SLOT_BASE + 250   # a slot uid this suite never uses
+    root_proc = subprocess.Popen(["sleep", "30"])
+    other_proc = subprocess.Popen(["setpriv", f"--reuid={neighbour_uid}",
+                                   f"--regid={neighbour_uid}", "--clear-groups", "sleep", "30"])
+    try:
+        time.sleep(0.05)
+        supervisor = sb._process.pid
+        r, out, _ = run(sb, ["./killall"], Limits())
+        assert r.status == "OK", (r, out)
+        assert root_proc.poll() is None and other_proc.poll() is None
+        assert os.getpid() and sb._process.poll() is None
+        assert sb._process.pid == supervisor
+        after = sb.run(["./exitcode", "3"], Limits())   # the slot's init survived too
+        assert after.status == "RE" and after.exit_code == 3, after
+    finally:
+        for proc in (root_proc, other_proc):
+            proc.kill()
+            proc.wait()
+    clean(sb)
+
+
+# -- refused system calls -------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["ptrace", "mount", "unshare", "chroot", "io_uring_setup", "bpf",
+                                  "perf_event_open", "userfaultfd", "setns", "keyctl"])
+def test_privileged_syscall_is_rf(sb, name):
+    r, out, _ = run(sb, ["./syscalls", name], Limits())
+    assert r.status == "RF", (r, out)
+    assert r.syscall == name and r.killed_by == "seccomp", r
+    assert out == "", out   # the call never returned to the program
+    clean(sb)
+
+
+def test_clone_with_namespace_flags_is_rf(sb):
+    r = sb.run(["./syscalls", "clone"], Limits())
+    assert r.status == "RF" and r.syscall == "clone", r
+    clean(sb)
+
+
+@pytest.mark.parametrize("abi", ["i386", "x32"])
+def test_foreign_abi_is_rf(sb, abi):
+    r, out, _ = run(sb, ["./syscalls", abi], Limits())
+    assert r.status == "RF", (r, out)
+    assert r.killed_by == "seccomp", r
+    assert out == "", out
+    clean(sb)
+
+
+# -- descriptors and environment ------------------------------------------------------------
+
+def test_no_descriptors_leak_into_the_program(box, make_sandbox, tmp_path):
+    leaked = os.open(tmp_path / "leak", os.O_CREAT | os.O_RDWR)
+    os.set_inheritable(leaked, True)
+    try:
+        sb = make_sandbox()
+        r, out, _ = run(sb, ["./fds"], Limits(), stdin=b"x")
+        assert r.status == "OK", r
+        assert sorted(out.split()) == ["0", "1", "2"], out
+        with tempfile.TemporaryFile() as sink:
+            bare = sb.run(["./fds"], Limits(), stdout=sink)
+            sink.seek(0)
+            assert sorted(sink.read().decode().split()) == ["0", "1", "2"]
+        assert bare.status == "OK", bare
+    finally:
+        os.close(leaked)
+    clean(sb)
+
+
+def test_host_environment_does_not_leak(make_sandbox, monkeypatch):
+    monkeypatch.setenv("JUDGE_TEST_SECRET", "s3cr3t-value")
+    monkeypatch.setenv("HOME", "/root")
+    sb = make_sandbox()
+    r, out, _ = run(sb, ["./env"], Limits())
+    assert r.status == "OK", r
+    assert "s3cr3t-value" not in out and "JUDGE_TEST_SECRET" not in out, out
+    assert "HOME=/root" not in out, out
+    assert dict(line.split("=", 1) for line in out.splitlines()) == DEFAULT_ENV, out
+    clean(sb)
+
+
+# -- CPython and the JVM --------------------------------------------------------------------
+
+@pytest.fixture
+def py_sb(make_sandbox):
+    return make_sandbox(policy="python")
+
+
+def test_cpython_socket_is_rf(py_sb):
+    r = py_sb.run(["/usr/bin/python3", "hostile.py", "socket"], Limits(time_limit_ms=3000))
+    assert r.status == "RF" and r.syscall == "socket", r
+    clean(py_sb)
+
+
+def test_cpython_cannot_read_host_files(py_sb):
+    r, out, err = run(py_sb, ["/usr/bin/python3", "hostile.py", "files"],
+                      Limits(time_limit_ms=3000))
+    assert r.status == "OK", (r, err)
+    lines = out.splitlines()
+    assert len(lines) == 4 and all(" fail " in line for line in lines), out
+
+
+def test_cpython_memory_bomb_is_mle(py_sb):
+    r = py_sb.run(["/usr/bin/python3", "hostile.py", "memory"],
+                  Limits(time_limit_ms=5000, memory_limit_mb=128))
+    assert r.status == "MLE", r
+    assert r.memory_kb <= hard_memory_kb(128), r
+    clean(py_sb)
+
+
+def test_cpython_spinner_is_tle(py_sb):
+    r = py_sb.run(["/usr/bin/python3", "hostile.py", "spin"], Limits(time_limit_ms=500))
+    assert r.status == "TLE" and r.killed_by == "cpu-timer", r
+    assert r.cpu_time_ms <= 500 + SLACK_MS, r
+    clean(py_sb)
+
+
+def test_jvm_threads_work_and_spinning_threads_are_tle(make_sandbox, java_available):
+    sb = make_sandbox(policy="java")
+    limits = Limits(time_limit_ms=10000, memory_limit_mb=768)
+    r, out, err = run(sb, JAVA + ["4", "1000000"], limits)
+    assert r.status == "OK", (r, err[-2000:])
+    assert out.strip() == f"threads 4 sum {4 * (1000000 * 999999 // 2)}", out
+    spin = sb.run(JAVA + ["8", "-1"], Limits(time_limit_ms=1500, memory_limit_mb=768))
+    assert spin.status == "TLE" and spin.killed_by == "cpu-timer", spin
+    assert spin.cpu_time_ms <= 1500 + MULTI_SLACK_MS, spin
+    clean(sb)
