@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +44,9 @@ class GradeResult:
     tests: list[TestResult] = field(default_factory=list)
     time_limit_ms: int = 0
     memory_limit_mb: int = 0
+    # Wall seconds the judge spent in each phase: "compile", "run" (sandbox round trips),
+    # "check" and "total" (everything grade() did, the judge's own work included).
+    timings: dict = field(default_factory=dict)
 
     @property
     def max_cpu_time_ms(self) -> float:
@@ -111,15 +115,18 @@ class Grader:
 
     def grade(self, source: str, language: Language | str, problem: Problem, *,
               all_tests: bool = False, checker: str | None = None) -> GradeResult:
+        started = time.perf_counter()
         lang = get_language(language) if isinstance(language, str) else language
         if not lang.available:
             raise JudgeError(f"the {lang.name} toolchain is not installed here")
         limits = run_limits(problem, lang)
         compiled = self.compiler.compile(source, lang)
-        result = GradeResult("AC", problem.id, lang.name, compiled,
-                             time_limit_ms=limits.time_limit_ms, memory_limit_mb=limits.memory_limit_mb)
+        timings = {"compile": time.perf_counter() - started, "run": 0.0, "check": 0.0}
+        result = GradeResult("AC", problem.id, lang.name, compiled, time_limit_ms=limits.time_limit_ms,
+                             memory_limit_mb=limits.memory_limit_mb, timings=timings)
         if compiled.status != "OK":
             result.verdict = "CE" if compiled.status == "CE" else "SE"
+            timings["total"] = time.perf_counter() - started
             return result
         self._stage(compiled.artifacts)
         argv = lang.run_argv(source)
@@ -128,11 +135,15 @@ class Grader:
         for index, test in enumerate(problem.tests, start=1):
             output_fd = os.memfd_create("output", os.MFD_CLOEXEC)
             try:
+                mark = time.perf_counter()
                 run = sandbox.run(argv, limits, stdin=test.input, stdout=output_fd, policy=lang.policy)
+                timings["run"] += time.perf_counter() - mark
                 if run.status == "OK":
+                    mark = time.perf_counter()
                     os.lseek(output_fd, 0, os.SEEK_SET)
                     output = _read_all(output_fd)
                     check = self.checkers.check(checker_name, test.input, output, test.output)
+                    timings["check"] += time.perf_counter() - mark
                     verdict, message = CHECKER_VERDICTS.get(check.verdict, "WA"), check.message
                     if check.verdict == "POINTS":
                         verdict = "AC" if (check.points or 0) >= 1 else "WA"
@@ -149,6 +160,7 @@ class Grader:
                 result.verdict = verdict
                 if not all_tests:
                     break
+        timings["total"] = time.perf_counter() - started
         return result
 
 
