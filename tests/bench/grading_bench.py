@@ -1,0 +1,96 @@
+"""Grading: the 2020A reference solutions end to end (compile, run, check; cold and warm compile
+cache), and the in-process checkers against a checker process per test."""
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from judge.checkers import check
+from judge.grade import Grader
+from judge.languages import LANGUAGES
+from judge.problems.registry import resolve
+
+PACK_SOURCES = Path(__file__).resolve().parents[2] / "judge" / "problems" / "pack_src" / "codeforces-2020A"
+CHECK_BINARY = Path(__file__).resolve().parents[2] / "judge" / "_bin" / "judge-check"
+SOLUTIONS = (("cpp", "sol.cpp"), ("python", "sol.py"), ("java", "Main.java"))
+
+
+def end_to_end(console: Console) -> None:
+    problem = resolve("2020A")
+    table = Table(title=f"judging {problem.id} ({len(problem.tests)} tests), seconds")
+    for column in ("language", "cache", "verdict", "compile", "run", "check", "judge overhead", "total"):
+        table.add_column(column, justify="right")
+    with tempfile.TemporaryDirectory(prefix="judge-bench-cache-") as cache:
+        previous = os.environ.get("JUDGE_CACHE_DIR")
+        os.environ["JUDGE_CACHE_DIR"] = cache
+        try:
+            with Grader() as grader:
+                if LANGUAGES["cpp"].available:
+                    # The precompiled header is built once per machine: not part of a cold compile.
+                    grader.compiler.precompiled_header(LANGUAGES["cpp"])
+                for lang, name in SOLUTIONS:
+                    if not LANGUAGES[lang].available:
+                        continue
+                    source = (PACK_SOURCES / name).read_text()
+                    for cache_state in ("cold", "warm"):
+                        result = grader.grade(source, lang, problem)
+                        t = result.timings
+                        overhead = t["total"] - t["compile"] - t["run"] - t["check"]
+                        table.add_row(lang, cache_state, result.verdict,
+                                      *(f"{v:.3f}" for v in (t["compile"], t["run"], t["check"],
+                                                             overhead, t["total"])))
+        finally:
+            if previous is None:
+                os.environ.pop("JUDGE_CACHE_DIR", None)
+            else:
+                os.environ["JUDGE_CACHE_DIR"] = previous
+    console.print(table)
+    console.print("run = sandbox round trips for every test (the programs' own time included)")
+
+
+def checker_throughput(console: Console) -> None:
+    rng = random.Random(7)
+    numbers = " ".join(str(rng.randrange(-10**18, 10**18)) for _ in range(2_500_000)).encode() + b"\n"
+    size_mb = len(numbers) / 1e6
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = [Path(tmp) / name for name in ("input", "output", "answer")]
+        for path, data in zip(paths, (b"", numbers, numbers)):
+            path.write_bytes(data)
+        start = time.perf_counter()
+        verdict = check("ncmp", b"", numbers, numbers).verdict
+        in_process = time.perf_counter() - start
+        start = time.perf_counter()
+        subprocess.run([str(CHECK_BINARY), "ncmp", *map(str, paths)], capture_output=True)
+        spawned = time.perf_counter() - start
+        small = b"1 2 3\n"
+        for path, data in zip(paths, (b"", small, small)):
+            path.write_bytes(data)
+        runs = 300
+        start = time.perf_counter()
+        for _ in range(runs):
+            check("ncmp", b"", small, small)
+        small_in = (time.perf_counter() - start) / runs
+        start = time.perf_counter()
+        for _ in range(runs // 10):
+            subprocess.run([str(CHECK_BINARY), "ncmp", *map(str, paths)], capture_output=True)
+        small_spawn = (time.perf_counter() - start) / (runs // 10)
+    table = Table(title="checker throughput (ncmp)")
+    for column in ("case", "in-process", "process per test", "ratio"):
+        table.add_column(column, justify="right")
+    table.add_row(f"{size_mb:.0f} MB output ({verdict})", f"{size_mb / in_process:.0f} MB/s",
+                  f"{size_mb / spawned:.0f} MB/s", f"{spawned / in_process:.2f}x")
+    table.add_row("3-number test", f"{small_in * 1e6:.0f} us", f"{small_spawn * 1e6:.0f} us",
+                  f"{small_spawn / small_in:.0f}x")
+    console.print(table)
+
+
+def run(console: Console) -> None:
+    end_to_end(console)
+    checker_throughput(console)
