@@ -27,6 +27,19 @@ Sink = Union[None, str, os.PathLike, int, BinaryIO]
 MB = 1 << 20
 
 
+def _become_subreaper() -> None:
+    """Orphans of a dying supervisor are re-parented to the judge, not to the host's init, so
+    nothing started by a sandbox outlives the judge unnoticed."""
+    global _SUBREAPER
+    if not _SUBREAPER:
+        import prctl
+        prctl.set_child_subreaper(True)
+        _SUBREAPER = True
+
+
+_SUBREAPER = False
+
+
 class SandboxError(JudgeError):
     """The sandbox cannot be set up here (missing kernel feature, bad box, dead supervisor)."""
 
@@ -87,6 +100,7 @@ class Sandbox:
             return self
         if not SUPERVISOR.exists():
             raise SandboxError(f"the supervisor is not built ({SUPERVISOR}); run `make setup`")
+        _become_subreaper()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         args = [str(SUPERVISOR), "--sock", str(theirs.fileno()), "--slot", str(self.slot),
                 "--cpu", str(self.cpu), "--tmp-mb", str(self.tmp_size_mb),
