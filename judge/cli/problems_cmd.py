@@ -1,0 +1,114 @@
+"""`judge problems list|show`: browse the embedded pack or a CF-Div2-Stepfun source."""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+
+from judge import JudgeError
+from judge.cli import app, fail
+from judge.problems.model import Problem
+
+problems_app = typer.Typer(no_args_is_help=True, help="List and show problems (the embedded "
+                                                      "pack or a CF-Div2-Stepfun source).")
+app.add_typer(problems_app, name="problems")
+
+DATASET_HELP = ("A CF-Div2-Stepfun source: the hub id stepfun-ai/CF-Div2-Stepfun, a .parquet or "
+                ".jsonl file, or a directory of them. Default: the embedded pack.")
+
+
+def checker_label(problem: Problem) -> str:
+    return "custom" if problem.has_custom_checker else problem.checker
+
+
+def _summary(problem: Problem) -> dict:
+    return {
+        "id": problem.id,
+        "title": problem.title,
+        "time_limit_ms": problem.time_limit_ms,
+        "memory_limit_mb": problem.memory_limit_mb,
+        "checker": checker_label(problem),
+        "tests": len(problem.tests),
+        "rating": problem.rating,
+    }
+
+
+def _text(data: bytes, limit: int = 2000) -> str:
+    text = data.decode("utf-8", errors="replace")
+    if len(text) > limit:
+        text = text[:limit] + f"\n... ({len(data)} bytes in all)"
+    return text
+
+
+@problems_app.command("list")
+def list_cmd(dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help=DATASET_HELP),
+             as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")
+             ) -> None:
+    """List the problems of the embedded pack (or of --dataset)."""
+    from judge.problems.registry import list_problems
+
+    try:
+        problems = list_problems(dataset)
+    except JudgeError as exc:
+        raise fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps([_summary(p) for p in problems], indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(problems)} problems ({dataset or 'embedded pack'})")
+    table.add_column("id", style="bold", no_wrap=True)
+    table.add_column("title")
+    table.add_column("time limit", justify="right")
+    table.add_column("memory limit", justify="right")
+    table.add_column("checker", no_wrap=True)
+    table.add_column("tests", justify="right")
+    for p in problems:
+        table.add_row(p.id, p.title, f"{p.time_limit_ms} ms", f"{p.memory_limit_mb} MB",
+                      checker_label(p), str(len(p.tests)))
+    Console().print(table)
+
+
+@problems_app.command("show")
+def show_cmd(problem_id: str = typer.Argument(..., metavar="ID",
+                                              help="e.g. 2020A, codeforces/2020A, two-sum"),
+             dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help=DATASET_HELP),
+             as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Show one problem: statement, limits, checker, number of tests and the first sample."""
+    from judge.problems.registry import resolve
+
+    try:
+        p = resolve(problem_id, dataset)
+    except JudgeError as exc:
+        raise fail(str(exc))
+    first = p.tests[0] if p.tests else None
+    if as_json:
+        info = _summary(p)
+        info["statement"] = p.statement
+        if p.has_custom_checker:
+            info["checker_source"] = p.checker
+        info["sample"] = None if first is None else {
+            "input": first.input.decode("utf-8", errors="replace"),
+            "output": first.output.decode("utf-8", errors="replace")}
+        typer.echo(json.dumps(info, indent=2))
+        return
+    from rich.console import Console
+    from rich.markdown import Markdown
+    from rich.panel import Panel
+    from rich.text import Text
+
+    console = Console()
+    header = Text()
+    header.append(p.id, style="bold")
+    header.append(f"  {p.title}\n")
+    header.append(f"time limit {p.time_limit_ms} ms · memory limit {p.memory_limit_mb} MB · "
+                  f"checker {checker_label(p)} · {len(p.tests)} tests"
+                  + (f" · rating {p.rating}" if p.rating else ""))
+    console.print(Panel(header, expand=False))
+    console.print(Markdown(p.statement))
+    if first is not None:
+        console.print(Panel(Text(_text(first.input)), title="test 1: input", expand=False))
+        console.print(Panel(Text(_text(first.output)), title="test 1: expected output",
+                            expand=False))
