@@ -502,9 +502,10 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
         else if (WIFSIGNALED(status))
             res->signal = WTERMSIG(status);
     }
-    /* Whatever the main process left behind dies with it. */
-    kill_everything();
+    /* Whatever the main process left behind dies with it. The kill is repeated before every
+     * wait: a process forked while the previous kill was under way is caught by the next. */
     for (;;) {
+        kill_everything();
         pid_t pid = wait4(-1, &status, __WALL, &ru);
         if (pid > 0) {
             account(res, &ru, &rusage_cpu);
