@@ -26,9 +26,12 @@ HOST_UID_BASE = 200000
 REQUIRE_ENV = "JUDGE_REQUIRE_SANDBOX"
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
-# Slots of this suite: far from the low slot numbers other test runs and evaluations use, so
-# that the per-uid leftover check only ever sees our own runs.
-SLOT_BASE = 300
+# Slots of this suite: far from the low slot numbers evaluations use, and different for every
+# pytest process (a concurrent run of this same suite must not share our uids), so that the
+# per-uid leftover check only ever sees our own runs. Slots SLOT_BASE .. SLOT_BASE+189 go to
+# tests, +195 is a "neighbour" uid no run of ours uses, +199 the availability probe.
+SLOT_BASE = 1000 + (os.getpid() % 250) * 200
+NEIGHBOUR_SLOT = SLOT_BASE + 195
 _slots = itertools.count()
 
 
@@ -37,7 +40,7 @@ def require_sandbox_env() -> bool:
 
 
 def next_slot() -> int:
-    return SLOT_BASE + next(_slots) % 200
+    return SLOT_BASE + next(_slots) % 190
 
 
 # -- pytest plumbing -------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOST_UID_BASE, SLOT_BASE, assert_no_leftovers, run
+from conftest import HOST_UID_BASE, NEIGHBOUR_SLOT, assert_no_leftovers, run
 from judge.sandbox import Limits
 from judge.sandbox.slot import DEFAULT_ENV
 
@@ -41,7 +41,7 @@ def clean(sb) -> None:
 @pytest.mark.parametrize("cgroup", ["auto", "none"])
 def test_fork_bomb(make_sandbox, cgroup):
     sb = make_sandbox(cgroup=cgroup)
-    limits = Limits(time_limit_ms=500, processes=64)
+    limits = Limits(time_limit_ms=500, wall_time_limit_ms=5000, processes=64)
     r = sb.run(["./forkbomb"], limits)
     assert r.status == "TLE", r
     assert r.cpu_time_ms <= 500 + MULTI_SLACK_MS, r
@@ -74,7 +74,7 @@ def test_threads_cpu_time_adds_up(sb):
 
 
 def test_threads_burning_cpu_forever(sb):
-    r = sb.run(["./threads", "8", "-1"], Limits(time_limit_ms=500))
+    r = sb.run(["./threads", "8", "-1"], Limits(time_limit_ms=500, wall_time_limit_ms=5000))
     assert r.status == "TLE" and r.killed_by == "cpu-timer", r
     assert 490 <= r.cpu_time_ms <= 500 + SLACK_MS, r
     clean(sb)
@@ -108,7 +108,7 @@ def test_process_limit_holds(sb):
 
 
 def test_sigxcpu_and_sigterm_ignored_still_tle(sb):
-    r = sb.run(["./ignore_signals"], Limits(time_limit_ms=400))
+    r = sb.run(["./ignore_signals"], Limits(time_limit_ms=400, wall_time_limit_ms=4000))
     assert r.status == "TLE" and r.killed_by == "cpu-timer", r
     assert r.cpu_time_ms <= 400 + SLACK_MS, r
     clean(sb)
@@ -314,7 +314,7 @@ def test_host_abstract_unix_socket_is_unreachable(make_sandbox):
 # -- signals to everything ------------------------------------------------------------------
 
 def test_kill_minus_one_harms_nothing_outside(sb):
-    neighbour_uid = HOST_UID_BASE + SLOT_BASE + 250   # a slot uid this suite never uses
+    neighbour_uid = HOST_UID_BASE + NEIGHBOUR_SLOT   # a slot uid this suite never runs as
     root_proc = subprocess.Popen(["sleep", "30"])
     other_proc = subprocess.Popen(["setpriv", f"--reuid={neighbour_uid}",
                                    f"--regid={neighbour_uid}", "--clear-groups", "sleep", "30"])
@@ -424,7 +424,8 @@ def test_cpython_memory_bomb_is_mle(py_sb):
 
 
 def test_cpython_spinner_is_tle(py_sb):
-    r = py_sb.run(["/usr/bin/python3", "hostile.py", "spin"], Limits(time_limit_ms=500))
+    r = py_sb.run(["/usr/bin/python3", "hostile.py", "spin"],
+                  Limits(time_limit_ms=500, wall_time_limit_ms=5000))
     assert r.status == "TLE" and r.killed_by == "cpu-timer", r
     assert r.cpu_time_ms <= 500 + SLACK_MS, r
     clean(py_sb)
@@ -436,7 +437,8 @@ def test_jvm_threads_work_and_spinning_threads_are_tle(make_sandbox, java_availa
     r, out, err = run(sb, JAVA + ["4", "1000000"], limits)
     assert r.status == "OK", (r, err[-2000:])
     assert out.strip() == f"threads 4 sum {4 * (1000000 * 999999 // 2)}", out
-    spin = sb.run(JAVA + ["8", "-1"], Limits(time_limit_ms=1500, memory_limit_mb=768))
+    spin = sb.run(JAVA + ["8", "-1"], Limits(time_limit_ms=1500, wall_time_limit_ms=15000,
+                                             memory_limit_mb=768))
     assert spin.status == "TLE" and spin.killed_by == "cpu-timer", spin
     assert spin.cpu_time_ms <= 1500 + MULTI_SLACK_MS, spin
     clean(sb)
