@@ -5,7 +5,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,11 @@ static struct {
     int procs_fd[CG_COUNT];
     char slot_name[64];
     int count;                  /* directories in use: 3 for v1, 1 for v2 */
+    unsigned serial;            /* run directories are named run-<serial> */
+    char run_name[32];          /* the prepared (or running) run's directory */
+    char stale_name[32];        /* the finished run's directory, removed after the reply */
+    bool prepared;
+    uint64_t memory_set, pids_set; /* limits already written to the prepared directory */
 } cg = {.mode = CGROUP_NONE};
 
 static int write_at(int dirfd, const char *file, const char *value) {
@@ -177,7 +184,43 @@ enum cgroup_mode cgroup_detect(void) {
 
 static int open_dir(const char *path) { return open(path, O_DIRECTORY | O_RDONLY | O_CLOEXEC); }
 
+/* Removes slot directories left by supervisors that were killed before they could clean up
+ * (named judge-<pid>-slot<n>, with <pid> no longer alive). Busy ones are left alone. */
+static void sweep_stale(int parent) {
+    int fd = openat(parent, ".", O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    DIR *dir = fdopendir(fd);
+    if (!dir) {
+        close(fd);
+        return;
+    }
+    struct dirent *entry;
+    while ((entry = readdir(dir))) {
+        int pid, slot;
+        if (sscanf(entry->d_name, "judge-%d-slot%d", &pid, &slot) != 2 || pid <= 0 ||
+            kill(pid, 0) == 0 || errno != ESRCH)
+            continue;
+        int slot_fd = openat(parent, entry->d_name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+        if (slot_fd < 0)
+            continue;
+        DIR *runs = fdopendir(slot_fd);
+        if (!runs) {
+            close(slot_fd);
+            continue;
+        }
+        struct dirent *run;
+        while ((run = readdir(runs)))
+            if (strncmp(run->d_name, "run", 3) == 0)
+                unlinkat(slot_fd, run->d_name, AT_REMOVEDIR);
+        closedir(runs);
+        unlinkat(parent, entry->d_name, AT_REMOVEDIR);
+    }
+    closedir(dir);
+}
+
 static int make_slot_dir(int parent, int *slot_fd) {
+    sweep_stale(parent);
     if (mkdirat(parent, cg.slot_name, 0755) < 0 && errno != EEXIST)
         return -1;
     *slot_fd = openat(parent, cg.slot_name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
@@ -286,10 +329,16 @@ int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap) {
 
 void cgroup_slot_destroy(void) {
     for (int i = 0; i < CG_COUNT; i++) {
-        if (cg.run_fd[i] >= 0) {
+        if (cg.procs_fd[i] >= 0)
+            close(cg.procs_fd[i]);
+        if (cg.run_fd[i] >= 0)
             close(cg.run_fd[i]);
-            if (cg.slot_fd[i] >= 0)
-                unlinkat(cg.slot_fd[i], "run", AT_REMOVEDIR);
+        cg.procs_fd[i] = cg.run_fd[i] = -1;
+        if (cg.slot_fd[i] >= 0) {
+            if (cg.run_name[0])
+                unlinkat(cg.slot_fd[i], cg.run_name, AT_REMOVEDIR);
+            if (cg.stale_name[0])
+                unlinkat(cg.slot_fd[i], cg.stale_name, AT_REMOVEDIR);
         }
         if (cg.slot_fd[i] >= 0) {
             close(cg.slot_fd[i]);
@@ -307,39 +356,63 @@ static int set_limit(int dirfd, const char *file, uint64_t value) {
     return write_at(dirfd, file, buf);
 }
 
+static int write_limits(uint64_t memory, uint64_t processes) {
+    /* A little headroom above the stated limit: MLE is decided from the measured peak, the
+     * kernel's limit only stops a runaway. */
+    uint64_t hard = memory + memory / 8 + (4u << 20);
+    if (cg.memory_set != memory) {
+        if (cg.mode == CGROUP_V1) {
+            if (set_limit(cg.run_fd[CG_MEMORY], "memory.limit_in_bytes", hard) < 0)
+                return -1;
+            /* Absent without swap accounting; where present, swap must not extend the limit. */
+            set_limit(cg.run_fd[CG_MEMORY], "memory.memsw.limit_in_bytes", hard);
+        } else {
+            if (set_limit(cg.run_fd[0], "memory.max", hard) < 0)
+                return -1;
+            write_at(cg.run_fd[0], "memory.swap.max", "0");
+        }
+        cg.memory_set = memory;
+    }
+    if (cg.pids_set != processes) {
+        if (set_limit(cg.run_fd[cg.mode == CGROUP_V1 ? CG_PIDS : 0], "pids.max", processes) < 0)
+            return -1;
+        cg.pids_set = processes;
+    }
+    return 0;
+}
+
+/* Creates the next run's directories ahead of time, with the limits of the last run (the next
+ * one usually has the same), so that a request finds its cgroup ready. */
+int cgroup_prepare(uint64_t memory, uint64_t processes) {
+    if (cg.mode == CGROUP_NONE || cg.prepared)
+        return 0;
+    snprintf(cg.run_name, sizeof(cg.run_name), "run-%u", ++cg.serial);
+    cg.memory_set = cg.pids_set = 0;
+    for (int i = 0; i < cg.count; i++) {
+        if (mkdirat(cg.slot_fd[i], cg.run_name, 0755) < 0)
+            return -1;
+        cg.run_fd[i] = openat(cg.slot_fd[i], cg.run_name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+        if (cg.run_fd[i] < 0)
+            return -1;
+        cg.procs_fd[i] = openat(cg.run_fd[i], "cgroup.procs", O_WRONLY | O_CLOEXEC);
+        if (cg.procs_fd[i] < 0)
+            return -1;
+    }
+    cg.prepared = true;
+    if (memory && write_limits(memory, processes) < 0)
+        return -1;
+    return 0;
+}
+
 int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap) {
     if (cg.mode == CGROUP_NONE)
         return 0;
-    /* A little headroom above the stated limit: MLE is decided from the measured peak, the
-     * kernel's limit only stops a runaway. */
-    uint64_t hard = req->memory_bytes + req->memory_bytes / 8 + (4u << 20);
-    for (int i = 0; i < cg.count; i++) {
-        if (mkdirat(cg.slot_fd[i], "run", 0755) < 0 && errno != EEXIST)
-            goto fail;
-        cg.run_fd[i] = openat(cg.slot_fd[i], "run", O_DIRECTORY | O_RDONLY | O_CLOEXEC);
-        if (cg.run_fd[i] < 0)
-            goto fail;
-        cg.procs_fd[i] = openat(cg.run_fd[i], "cgroup.procs", O_WRONLY | O_CLOEXEC);
-        if (cg.procs_fd[i] < 0)
-            goto fail;
+    if (cgroup_prepare(0, 0) < 0 || write_limits(req->memory_bytes, req->processes) < 0) {
+        snprintf(err, errcap, "cgroup setup: %s", strerror(errno));
+        return -1;
     }
-    if (cg.mode == CGROUP_V1) {
-        if (set_limit(cg.run_fd[CG_MEMORY], "memory.limit_in_bytes", hard) < 0)
-            goto fail;
-        /* Absent without swap accounting; where present, swap must not extend the limit. */
-        set_limit(cg.run_fd[CG_MEMORY], "memory.memsw.limit_in_bytes", hard);
-        if (set_limit(cg.run_fd[CG_PIDS], "pids.max", req->processes) < 0)
-            goto fail;
-    } else {
-        if (set_limit(cg.run_fd[0], "memory.max", hard) < 0 ||
-            set_limit(cg.run_fd[0], "pids.max", req->processes) < 0)
-            goto fail;
-        write_at(cg.run_fd[0], "memory.swap.max", "0");
-    }
+    cg.prepared = false;  /* this directory is now the run's; the next run gets a fresh one */
     return 0;
-fail:
-    snprintf(err, errcap, "cgroup setup: %s", strerror(errno));
-    return -1;
 }
 
 /* Called in the child before exec: moves it into the run's cgroups. */
@@ -369,9 +442,9 @@ void cgroup_kill_all(void) {
         write_at(cg.run_fd[0], "cgroup.kill", "1");
 }
 
-/* Reads the run's figures into `res` and removes the run's cgroup. */
+/* Reads the run's figures into `res`; the directory is removed later by cgroup_cleanup. */
 void cgroup_run_end(struct run_result *res) {
-    if (cg.mode == CGROUP_NONE)
+    if (cg.mode == CGROUP_NONE || cg.run_fd[0] < 0)
         return;
     uint64_t value;
     const char *source = cg.mode == CGROUP_V1 ? "cgroup-v1" : "cgroup-v2";
@@ -400,15 +473,26 @@ void cgroup_run_end(struct run_result *res) {
         if (cg.run_fd[i] >= 0)
             close(cg.run_fd[i]);
         cg.procs_fd[i] = cg.run_fd[i] = -1;
-        /* Every task is dead and reaped by now; a busy cgroup here is a judge failure. */
-        for (int attempt = 0; unlinkat(cg.slot_fd[i], "run", AT_REMOVEDIR) < 0; attempt++) {
+    }
+    snprintf(cg.stale_name, sizeof(cg.stale_name), "%s", cg.run_name);
+}
+
+/* Removes the finished run's directories. Every task is dead and reaped by now; a cgroup that
+ * stays busy is a judge failure. */
+int cgroup_cleanup(char *err, size_t errcap) {
+    if (cg.mode == CGROUP_NONE || !cg.stale_name[0])
+        return 0;
+    int rc = 0;
+    for (int i = 0; i < cg.count; i++) {
+        for (int attempt = 0; unlinkat(cg.slot_fd[i], cg.stale_name, AT_REMOVEDIR) < 0; attempt++) {
             if (errno != EBUSY || attempt >= 100) {
-                if (!res->error[0])
-                    snprintf(res->error, sizeof(res->error), "cannot remove run cgroup: %s",
-                             strerror(errno));
+                snprintf(err, errcap, "cannot remove run cgroup: %s", strerror(errno));
+                rc = -1;
                 break;
             }
             usleep(1000);
         }
     }
+    cg.stale_name[0] = '\0';
+    return rc;
 }

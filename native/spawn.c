@@ -532,6 +532,21 @@ done:
         if (fds[i] >= 0)
             close(fds[i]);
     close_request_fds(req);
-    if (reset_tmp(cfg) < 0)
-        set_error(res, "reset /tmp: %s", strerror(errno));
+}
+
+/* The work between two runs, done after the reply so that it is off the critical path:
+ * remove the finished run's cgroup, reset /tmp, and prepare the next run's cgroup. */
+int after_run(const struct slot_config *cfg, const struct run_request *req, char *err,
+              size_t errcap) {
+    if (cgroup_cleanup(err, errcap) < 0)
+        return -1;
+    if (reset_tmp(cfg) < 0) {
+        snprintf(err, errcap, "reset /tmp: %s", strerror(errno));
+        return -1;
+    }
+    if (cgroup_prepare(req->memory_bytes, req->processes) < 0) {
+        snprintf(err, errcap, "prepare cgroup: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
 }

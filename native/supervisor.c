@@ -138,6 +138,7 @@ static const char *mode_name(enum cgroup_mode mode) {
 
 static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
     static char buffer[REQUEST_MAX];
+    char pending_error[512] = "";
     if (sethostname("judge", 5) < 0)
         die("sethostname: %m");
     setup_root(cfg);
@@ -167,8 +168,14 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
         } else {
             run_program(cfg, &req, &res);
         }
+        /* A failure between runs is reported with the next run, which it would spoil. */
+        if (pending_error[0] && !res.error[0])
+            snprintf(res.error, sizeof(res.error), "%s", pending_error);
+        pending_error[0] = '\0';
         if (write_result(cfg->sock, &res) < 0)
             _exit(0);
+        if (rc > 0)
+            after_run(cfg, &req, pending_error, sizeof(pending_error));
     }
 }
 

@@ -72,7 +72,9 @@ int reset_tmp(const struct slot_config *cfg);
 enum cgroup_mode cgroup_detect(void);
 int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap);
 void cgroup_slot_destroy(void);
+int cgroup_prepare(uint64_t memory, uint64_t processes);
 int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap);
+int cgroup_cleanup(char *err, size_t errcap);
 int cgroup_attach_self(void);
 int cgroup_cpu_ns(uint64_t *ns);
 void cgroup_run_end(struct run_result *res);
@@ -83,5 +85,6 @@ int seccomp_install(const unsigned char *bpf, size_t len);
 
 /* spawn.c */
 void run_program(const struct slot_config *cfg, const struct run_request *req, struct run_result *res);
+int after_run(const struct slot_config *cfg, const struct run_request *req, char *err, size_t errcap);
 
 #endif
