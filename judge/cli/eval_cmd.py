@@ -1,0 +1,86 @@
+"""`judge eval GENERATIONS`: grade a file of model generations, with metrics and reports."""
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from judge.cli import app, fail
+from judge.evaluate.runner import DATASET_HELP
+
+EVAL_HELP = f"""Grade every generation of GENERATIONS (JSONL or parquet; one row per sample with
+problem_id, language, and completion or code, plus an optional sample_index), then report
+avg@n, pass@k, per-language spread, verdicts and ratings.
+
+\b
+The code of a completion is its last fenced code block; a completion without one is a failed
+sample ("NO_CODE"). Rows naming an unknown problem or language are reported and skipped.
+Results are kept in OUT/results.db keyed by content: a rerun (after Ctrl-C or a crash) judges
+only what is missing, and identical programs are judged once. Reports: OUT/summary.json,
+OUT/results.jsonl (per sample, per test), OUT/report.html.
+
+\b
+--dataset SOURCE:
+{DATASET_HELP}
+
+\b
+Exit status: 0 done, 2 bad input, 130 interrupted (rerun to resume)."""
+
+
+@app.command("eval", help=EVAL_HELP)
+def eval_command(
+    generations: Path = typer.Argument(..., help="JSONL or parquet file of generations."),
+    dataset: Optional[str] = typer.Option(None, "--dataset", "-d",
+                                          help="Where problems come from (see above)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j",
+                                       help="Worker slots, one pinned per core [default: cores]."),
+    out: Path = typer.Option(Path("judge-eval-out"), "--out", "-o",
+                             help="Output directory (result store and reports)."),
+    standings: Optional[Path] = typer.Option(
+        None, "--standings", help="Directory of Codeforces contest standings + rating changes "
+        "JSON (API shape) for the CodeElo rating."),
+    ratings: Optional[Path] = typer.Option(
+        None, "--ratings", help="JSON {problem_id: rating} for the maximum-likelihood rating "
+        "(default: the problems' own ratings when the dataset has them)."),
+    testlib: Optional[Path] = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
+                                           help="A testlib checkout to build checkers from."),
+    as_json: bool = typer.Option(False, "--json", help="Print summary.json on stdout instead of tables."),
+    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    slot_base: int = typer.Option(0, "--slot-base", hidden=True,
+                                  help="First sandbox slot number (to keep concurrent evals apart)."),
+) -> None:
+    from rich.console import Console
+
+    from judge import JudgeError
+    from judge.evaluate.report import render_terminal
+    from judge.evaluate.runner import EvalConfig, EvalInterrupted, evaluate
+
+    err = Console(stderr=True)
+    if jobs is not None and jobs < 1:
+        raise fail(f"--jobs must be at least 1, got {jobs}")
+    if slot_base < 0:
+        raise fail("--slot-base must be >= 0")
+    cfg = EvalConfig(generations=generations, dataset=dataset, jobs=jobs, out=out,
+                     standings=standings, ratings=ratings,
+                     testlib=str(testlib) if testlib else None, slot_base=slot_base,
+                     progress=not no_progress, command=shlex.join(sys.argv))
+
+    def warn(message: str) -> None:
+        err.print(f"[yellow]warning:[/] {message}", markup=True, highlight=False, soft_wrap=True)
+
+    try:
+        result = evaluate(cfg, warn=warn)
+    except EvalInterrupted as exc:
+        raise fail(str(exc), 130)
+    except JudgeError as exc:
+        raise fail(str(exc))
+    except KeyboardInterrupt:
+        raise fail("interrupted before judging started; nothing was judged", 130)
+    if as_json:
+        typer.echo(json.dumps(result.summary, indent=2))
+    else:
+        render_terminal(result.summary, Console(), result.out)

@@ -1,0 +1,635 @@
+"""`judge eval`: grade many model generations, resumably, over worker slots pinned to CPU cores.
+
+Flow of ``evaluate()``:
+
+1. read the generations (generations.py), resolve each row's problem and language, extract the
+   code (last fenced block) and wrap functional problems in the harness (harness.py);
+2. key every program by content (store.py); keys already final in the store are not judged
+   again, identical programs are judged once;
+3. parallel phase: one thread per worker slot, each owning a ``Grader(slot, cpu)`` pinned to one
+   core; grading stops at the first failing test; every result is committed as it arrives;
+4. re-run phase: TLEs that may be noise (``needs_rerun``) are judged again, alone, on one slot;
+   the second verdict is final;
+5. metrics, ratings and the reports (report.py).
+
+Interrupts (Ctrl-C, SIGTERM) stop the workers; what was committed stays, what was in flight is
+dropped and judged on the next run.
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+from urllib.parse import parse_qsl
+
+from judge import JudgeError, __version__
+from judge.evaluate.extract import extract_code, language_from_tag
+from judge.evaluate.generations import Generation, read_generations
+from judge.evaluate.harness import wrap_source
+from judge.evaluate.store import JudgmentKey, Store, sha256
+from judge.problems.model import Problem
+
+RERUN_LOW, RERUN_HIGH = 0.8, 1.5
+NO_CODE = "NO_CODE"
+SKIPPED = "SKIPPED"
+STORE_NAME = "results.db"
+
+
+# ------------------------------------------------------------------------------ datasets
+
+DATASET_HELP = """\
+Where problems come from:
+  (default) or 'pack'               the embedded problem pack
+  <path or hub id>                  CF-Div2-Stepfun (parquet file, directory or hub id),
+                                    falling back to the embedded pack (also 'stepfun:<...>')
+  livecodebench:[<path or hub id>][?release=release_v5&start=2024-08-01&end=2025-02-28
+                &platform=leetcode,atcoder&difficulty=easy,medium&time_limit_ms=6000
+                &memory_limit_mb=4096]   (alias lcb:; default hub id livecodebench/code_generation_lite)
+  codecontests:[<path or hub id>][?split=test&tests=public,private,generated]
+                                    (alias cc:; default hub id deepmind/code_contests)"""
+
+_SCHEMES = {"stepfun": "stepfun", "cf": "stepfun", "livecodebench": "livecodebench",
+            "lcb": "livecodebench", "codecontests": "codecontests", "cc": "codecontests"}
+_OPTIONS = {
+    "stepfun": set(),
+    "livecodebench": {"release", "start", "end", "platform", "difficulty", "time_limit_ms",
+                      "memory_limit_mb"},
+    "codecontests": {"split", "tests"},
+}
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    kind: str                     # "stepfun", "livecodebench" or "codecontests"
+    source: str | None            # path or hub id; None: the default of the kind
+    options: dict = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        if self.kind == "stepfun" and self.source is None:
+            return "pack"
+        text = f"{self.kind}:{self.source or ''}"
+        if self.options:
+            text += "?" + "&".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+        return text
+
+
+def parse_dataset(spec: str | None) -> DatasetSpec:
+    """Parses the --dataset syntax (DATASET_HELP). Raises JudgeError on anything unclear."""
+    if spec is None or spec.strip() in ("", "pack"):
+        return DatasetSpec("stepfun", None)
+    spec = spec.strip()
+    m = re.match(r"^([A-Za-z][A-Za-z0-9_-]*):(?!//)(.*)$", spec, re.S)
+    if not m or Path(spec).expanduser().exists():
+        if "?" in spec and not Path(spec).expanduser().exists():
+            raise JudgeError(f"--dataset {spec!r}: options (?...) need a kind prefix, e.g. "
+                             "livecodebench:<path>?release=release_v5")
+        return DatasetSpec("stepfun", spec)
+    scheme = m.group(1).lower()
+    if scheme not in _SCHEMES:
+        raise JudgeError(f"--dataset {spec!r}: unknown kind {m.group(1)!r} "
+                         f"(known: pack, stepfun:, livecodebench:, codecontests:)")
+    kind = _SCHEMES[scheme]
+    rest = m.group(2)
+    source, _, query = rest.partition("?")
+    options: dict[str, str] = {}
+    if query:
+        try:
+            pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=True)
+        except ValueError:
+            raise JudgeError(f"--dataset {spec!r}: bad options {query!r} (expected key=value&...)") from None
+        for key, value in pairs:
+            if key not in _OPTIONS[kind]:
+                allowed = ", ".join(sorted(_OPTIONS[kind])) or "none"
+                raise JudgeError(f"--dataset {spec!r}: unknown option {key!r} for {kind} "
+                                 f"(allowed: {allowed})")
+            if key in options:
+                raise JudgeError(f"--dataset {spec!r}: option {key!r} given twice")
+            options[key] = value
+    if kind == "stepfun" and not source:
+        raise JudgeError(f"--dataset {spec!r}: stepfun: needs a path or hub id")
+    return DatasetSpec(kind, source.strip() or None, options)
+
+
+def _int_option(spec: DatasetSpec, name: str) -> int | None:
+    if name not in spec.options:
+        return None
+    try:
+        value = int(spec.options[name])
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise JudgeError(f"--dataset: {name} must be a positive integer, got {spec.options[name]!r}")
+    return value
+
+
+class ProblemSource:
+    """Finds problems by id in the selected dataset. Loading errors are JudgeErrors (exit 2)."""
+
+    def __init__(self, spec: DatasetSpec) -> None:
+        self.spec = spec
+        self._index: dict[str, Problem] | None = None
+        self._cache: dict[str, Problem | JudgeError] = {}
+        if spec.kind == "stepfun":
+            from judge.problems.registry import list_problems
+            list_problems(spec.source)           # validates (and caches) the source now
+        elif spec.kind == "livecodebench":
+            from judge.problems import livecodebench as lcb
+            kwargs = {}
+            for opt, arg in (("release", "release"), ("start", "start_date"), ("end", "end_date")):
+                if opt in spec.options:
+                    kwargs[arg] = spec.options[opt]
+            for opt, arg in (("platform", "platforms"), ("difficulty", "difficulties")):
+                if opt in spec.options:
+                    kwargs[arg] = [v.strip() for v in spec.options[opt].split(",") if v.strip()]
+            for opt in ("time_limit_ms", "memory_limit_mb"):
+                value = _int_option(spec, opt)
+                if value is not None:
+                    kwargs[opt] = value
+            problems = lcb.load_livecodebench(spec.source or lcb.HUB_ID, **kwargs)
+            self._index = {p.id: p for p in problems}
+        else:
+            from judge.problems import codecontests as cc
+            kwargs = {}
+            if "split" in spec.options:
+                kwargs["split"] = spec.options["split"]
+            if "tests" in spec.options:
+                sets = tuple(v.strip() for v in spec.options["tests"].split(",") if v.strip())
+                bad = [s for s in sets if s not in cc.TEST_SETS]
+                if bad or not sets:
+                    raise JudgeError(f"--dataset: tests must be a comma list of "
+                                     f"{', '.join(cc.TEST_SETS)}, got {spec.options['tests']!r}")
+                kwargs["test_sets"] = sets
+            problems = cc.load_codecontests(spec.source or cc.HUB_ID, **kwargs)
+            self._index = {p.id: p for p in problems}
+
+    def get(self, problem_id: str) -> Problem:
+        hit = self._cache.get(problem_id)
+        if hit is None:
+            try:
+                hit = self._lookup(problem_id)
+            except JudgeError as exc:
+                hit = exc
+            self._cache[problem_id] = hit
+        if isinstance(hit, JudgeError):
+            raise hit
+        return hit
+
+    def _lookup(self, problem_id: str) -> Problem:
+        if self.spec.kind == "stepfun":
+            from judge.problems.registry import resolve
+            return resolve(problem_id, self.spec.source)
+        assert self._index is not None
+        prefix = self.spec.kind + "/"
+        for candidate in (problem_id, prefix + problem_id):
+            if candidate in self._index:
+                return self._index[candidate]
+        raise JudgeError(f"unknown problem {problem_id!r} in {self.spec.label} "
+                         f"({len(self._index)} problems loaded)")
+
+
+# ------------------------------------------------------------------------------ samples
+
+@dataclass
+class Sample:
+    gen: Generation
+    problem_id: str                       # canonical when the problem is known
+    sample_index: int | None = None
+    language: str | None = None
+    problem: Problem | None = None
+    source: str | None = None             # the program graded (code, or harness-wrapped)
+    jk: JudgmentKey | None = None
+    verdict: str | None = None            # NO_CODE / SKIPPED before judging; else from the store
+    reason: str = ""
+
+
+def tests_hash(problem: Problem) -> str:
+    parts: list[bytes | str] = [problem.checker, str(len(problem.tests))]
+    for t in problem.tests:
+        parts += [t.input, t.output]
+    return sha256(*parts)
+
+
+def _language_of(gen: Generation, tag: str | None) -> tuple[str | None, str]:
+    """(canonical language, reason when unknown)."""
+    from judge.languages import get_language
+    wanted = gen.language if gen.language is not None else tag
+    if wanted is None:
+        return None, "no language given and the code block has no language tag"
+    for name in (wanted, language_from_tag(wanted)):
+        if not name:
+            continue
+        try:
+            lang = get_language(name)
+        except JudgeError:
+            continue
+        if not lang.available:
+            return None, f"the {lang.name} toolchain is not installed here"
+        return lang.name, ""
+    return None, f"unknown language {wanted!r}"
+
+
+def prepare_samples(generations: list[Generation], source: ProblemSource) -> list[Sample]:
+    from judge.grade import run_limits
+    from judge.languages import get_language
+    samples: list[Sample] = []
+    hashes: dict[str, str] = {}
+    for gen in generations:
+        s = Sample(gen=gen, problem_id=gen.problem_id)
+        samples.append(s)
+        try:
+            s.problem = source.get(gen.problem_id)
+        except JudgeError as exc:
+            s.verdict, s.reason = SKIPPED, str(exc)
+            continue
+        s.problem_id = s.problem.id
+        tag = None
+        if gen.code is not None:
+            code = gen.code
+        else:
+            block = extract_code(gen.completion or "")
+            code, tag = (block.code, block.tag) if block else (None, None)
+        s.language, reason = _language_of(gen, tag)
+        if code is None:
+            # No code is the model's failure whatever the language: judged as such.
+            s.verdict, s.reason = NO_CODE, "the completion has no fenced code block"
+            s.language = s.language or (gen.language or "unknown")
+            continue
+        if s.language is None:
+            s.verdict, s.reason = SKIPPED, reason
+            continue
+        try:
+            s.source = wrap_source(code, s.problem, s.language)
+        except JudgeError as exc:
+            s.verdict, s.reason = SKIPPED, str(exc)
+            continue
+        if s.problem.id not in hashes:
+            hashes[s.problem.id] = tests_hash(s.problem)
+        limits = run_limits(s.problem, get_language(s.language))
+        s.jk = JudgmentKey(s.problem.id, hashes[s.problem.id], s.language, sha256(s.source),
+                           f"tl={limits.time_limit_ms}ms ml={limits.memory_limit_mb}MB "
+                           f"ol={limits.output_limit_mb}MB", __version__)
+    _assign_indexes(samples)
+    return samples
+
+
+def _assign_indexes(samples: list[Sample]) -> None:
+    used: dict[str, set[int]] = defaultdict(set)
+    for s in samples:
+        if s.problem is not None and s.gen.sample_index is not None:
+            if s.gen.sample_index in used[s.problem_id]:
+                raise JudgeError(f"generations row {s.gen.row}: sample index {s.gen.sample_index} "
+                                 f"of {s.problem_id} appears twice")
+            used[s.problem_id].add(s.gen.sample_index)
+            s.sample_index = s.gen.sample_index
+    nxt: dict[str, int] = defaultdict(int)
+    for s in samples:
+        if s.problem is not None and s.sample_index is None:
+            while nxt[s.problem_id] in used[s.problem_id]:
+                nxt[s.problem_id] += 1
+            s.sample_index = nxt[s.problem_id]
+            used[s.problem_id].add(s.sample_index)
+
+
+# ------------------------------------------------------------------------------ TLE re-runs
+
+def needs_rerun(result: dict, slots: int) -> bool:
+    """Whether a verdict must be confirmed by a serial re-run before it is final: a TLE when more
+    than one slot was running (neighbours share caches and memory bandwidth), or a TLE whose CPU
+    time was within [0.8, 1.5] x the limit (a noisy machine can push a close program over)."""
+    if result.get("verdict") != "TLE":
+        return False
+    if slots > 1:
+        return True
+    limit = result.get("time_limit_ms") or 0
+    tle = [t for t in result.get("tests", []) if t.get("verdict") == "TLE"]
+    cpu = tle[-1]["cpu_time_ms"] if tle else result.get("max_cpu_time_ms", 0.0)
+    return limit > 0 and RERUN_LOW * limit <= cpu <= RERUN_HIGH * limit
+
+
+# ------------------------------------------------------------------------------ workers
+
+@dataclass
+class Task:
+    jk: JudgmentKey
+    source: str
+    language: str
+    problem: Problem
+
+
+@dataclass
+class Outcome:
+    task: Task
+    record: dict            # the stored result: GradeResult.to_dict() + limits + compile figures
+    timing: dict            # ms: grade, compile, run, check
+    finished: float
+
+
+def grade_record(result) -> dict:
+    record = result.to_dict()
+    record["compile"] = result.compile.to_dict()
+    record["time_limit_ms"] = result.time_limit_ms
+    record["memory_limit_mb"] = result.memory_limit_mb
+    return record
+
+
+def _se_record(task: Task, message: str) -> dict:
+    return {"verdict": "SE", "problem": task.problem.id, "language": task.language,
+            "compile": {"status": "SE", "log": message, "cached": False, "time_ms": 0.0},
+            "tests": [], "max_cpu_time_ms": 0.0, "max_memory_kb": 0,
+            "time_limit_ms": 0, "memory_limit_mb": task.problem.memory_limit_mb, "error": message}
+
+
+def host_cpus() -> list[int]:
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return list(range(os.cpu_count() or 1))
+
+
+class Pool:
+    """``jobs`` threads, thread i owning Grader(slot=slot_base+i, cpu=cpus[i]). A Grader's
+    supervisors die with the thread that started them (PR_SET_PDEATHSIG), so each grader lives
+    and dies in its own thread."""
+
+    def __init__(self, tasks: list[Task], jobs: int, cpus: list[int], slot_base: int,
+                 testlib: str | None) -> None:
+        self.tasks: queue.SimpleQueue[Task] = queue.SimpleQueue()
+        for t in tasks:
+            self.tasks.put(t)
+        self.results: queue.SimpleQueue[Outcome | None] = queue.SimpleQueue()
+        self.stop = threading.Event()
+        self.threads = [threading.Thread(target=self._work, name=f"judge-slot-{i}", daemon=True,
+                                         args=(slot_base + i, cpus[i % len(cpus)], testlib))
+                        for i in range(jobs)]
+
+    def start(self) -> "Pool":
+        for t in self.threads:
+            t.start()
+        return self
+
+    def _work(self, slot: int, cpu: int, testlib: str | None) -> None:
+        from judge.grade import Grader
+        grader = None
+        try:
+            grader = Grader(slot=slot, cpu=cpu, testlib=testlib)
+            while not self.stop.is_set():
+                try:
+                    task = self.tasks.get_nowait()
+                except queue.Empty:
+                    break
+                started = time.perf_counter()
+                try:
+                    result = grader.grade(task.source, task.language, task.problem)
+                    record = grade_record(result)
+                    phases = getattr(result, "timings", {}) or {}
+                except Exception as exc:  # the judge failed on this program: SE, retried later
+                    message = f"{type(exc).__name__}: {exc}"
+                    if not isinstance(exc, JudgeError):
+                        message += "\n" + traceback.format_exc(limit=3)
+                    record, phases = _se_record(task, message), {}
+                    grader.close()
+                    grader = Grader(slot=slot, cpu=cpu, testlib=testlib)
+                grade_ms = (time.perf_counter() - started) * 1e3
+                timing = {"grade_ms": grade_ms,
+                          **{f"{k}_ms": v * 1e3 for k, v in phases.items() if k != "total"}}
+                self.results.put(Outcome(task, record, timing, time.monotonic()))
+        except Exception as exc:  # could not even create a grader: report every task as SE
+            message = f"{type(exc).__name__}: {exc}"
+            while True:
+                try:
+                    task = self.tasks.get_nowait()
+                except queue.Empty:
+                    break
+                self.results.put(Outcome(task, _se_record(task, message), {"grade_ms": 0.0},
+                                         time.monotonic()))
+        finally:
+            if grader is not None:
+                try:
+                    grader.close()
+                except Exception:
+                    pass
+            self.results.put(None)   # this worker is done
+
+    def shutdown(self, timeout: float = 30.0) -> None:
+        self.stop.set()
+        deadline = time.monotonic() + timeout
+        for t in self.threads:
+            t.join(max(0.0, deadline - time.monotonic()))
+
+
+# ------------------------------------------------------------------------------ evaluate
+
+class EvalInterrupted(Exception):
+    def __init__(self, saved: int, total: int) -> None:
+        super().__init__(f"interrupted: {saved} of {total} judgments of this run are saved; "
+                         "run the same command again to resume")
+        self.saved = saved
+        self.total = total
+
+
+@dataclass
+class EvalConfig:
+    generations: Path
+    dataset: str | None = None
+    jobs: int | None = None
+    out: Path = Path("judge-eval-out")
+    standings: Path | None = None
+    ratings: Path | None = None
+    testlib: str | None = None
+    slot_base: int = 0
+    progress: bool = True
+    command: str = ""
+
+
+@dataclass
+class EvalResult:
+    summary: dict
+    samples: list[dict]
+    out: Path
+    stats: dict
+
+
+def _suspicious(record: dict) -> bool:
+    """A result that an interrupt may have produced: a judge failure or a program killed by
+    SIGINT/SIGTERM/SIGHUP (a terminal's Ctrl-C reaches the whole process group)."""
+    if record.get("verdict") == "SE":
+        return True
+    return any(t.get("signal") in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+               for t in record.get("tests", []))
+
+
+class _Progress:
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self._progress = None
+
+    def __enter__(self):
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeElapsedColumn, TimeRemainingColumn)
+            self._progress = Progress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"), TextColumn("elapsed"), TimeElapsedColumn(),
+                TextColumn("ETA"), TimeRemainingColumn(),
+                console=Console(stderr=True), transient=False)
+            self._progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self._progress is not None:
+            self._progress.__exit__(*exc)
+
+    def task(self, description: str, total: int):
+        if self._progress is None:
+            return None
+        return self._progress.add_task(description, total=total, rate="")
+
+    def advance(self, task, done: int, started: float) -> None:
+        if self._progress is None or task is None:
+            return
+        elapsed = max(time.monotonic() - started, 1e-6)
+        self._progress.update(task, advance=1, rate=f"{done / elapsed * 60:.1f}/min")
+
+
+def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig, cpus: list[int],
+               phase: str, progress: _Progress, stats: dict,
+               previous: dict[str, str] | None = None) -> dict[str, dict]:
+    """Judges `tasks` on `jobs` slots, storing each result as it arrives. Returns key -> record."""
+    done: dict[str, dict] = {}
+    if not tasks:
+        return done
+    jobs = max(1, min(jobs, len(tasks)))
+    label = "judging" if phase == "parallel" else "re-running TLEs alone"
+    bar = progress.task(f"{label} ({jobs} slot{'s' if jobs > 1 else ''})", len(tasks))
+    pool = Pool(tasks, jobs, cpus if phase == "parallel" else cpus[:1], cfg.slot_base, cfg.testlib)
+    started = time.monotonic()
+    pool.start()
+    finished_workers = 0
+    try:
+        while finished_workers < len(pool.threads):
+            try:
+                out = pool.results.get(timeout=0.25)
+            except queue.Empty:
+                continue
+            if out is None:
+                finished_workers += 1
+                continue
+            rec = out.record
+            if phase == "parallel":
+                state = "provisional" if needs_rerun(rec, jobs) else "final"
+                first, reruns = None, 0
+            else:
+                state = "final"
+                first, reruns = (previous or {}).get(out.task.jk.key), 1
+            if rec["verdict"] == "SE":
+                state = "error"
+            store.put(out.task.jk, state, rec["verdict"], rec, out.timing, phase=phase,
+                      first_verdict=first, reruns=reruns)
+            done[out.task.jk.key] = {"state": state, "record": rec, "timing": out.timing,
+                                     "first_verdict": first, "reruns": reruns}
+            for k, v in out.timing.items():
+                stats[k] = stats.get(k, 0.0) + v
+            stats["judged"] = stats.get("judged", 0) + 1
+            stats[f"judged_{phase}"] = stats.get(f"judged_{phase}", 0) + 1
+            progress.advance(bar, len(done), started)
+    except KeyboardInterrupt:
+        pool.stop.set()
+        # Results finishing now may come from programs or supervisors hit by the same Ctrl-C:
+        # keep only the clean ones, drop the rest (they are judged on the next run).
+        pool.shutdown(timeout=20.0)
+        while True:
+            try:
+                out = pool.results.get_nowait()
+            except queue.Empty:
+                break
+            if out is None or _suspicious(out.record) or phase != "parallel":
+                continue
+            state = "provisional" if needs_rerun(out.record, jobs) else "final"
+            store.put(out.task.jk, state, out.record["verdict"], out.record, out.timing,
+                      phase=phase)
+            done[out.task.jk.key] = {}
+        raise EvalInterrupted(len(done), len(tasks)) from None
+    stats.setdefault("phase_wall_ms", {})[phase] = (time.monotonic() - started) * 1e3
+    stats.setdefault("slots", {})[phase] = jobs
+    return done
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> EvalResult:
+    """Runs an evaluation (see the module docstring). Bad input raises JudgeError before any
+    judging starts; an interrupt raises EvalInterrupted after saving what was done."""
+    from judge.evaluate import report
+    from judge.languages import time_factors_from_env
+    wall_started = time.monotonic()
+    time_factors_from_env()
+    cpus = host_cpus()
+    jobs = cfg.jobs if cfg.jobs is not None else len(cpus)
+    if jobs < 1:
+        raise JudgeError(f"--jobs must be at least 1, got {jobs}")
+    standings = report.load_standings(cfg.standings) if cfg.standings else None
+    rating_map = report.load_rating_map(cfg.ratings) if cfg.ratings else None
+    generations = read_generations(cfg.generations)
+    spec = parse_dataset(cfg.dataset)
+    source = ProblemSource(spec)
+    samples = prepare_samples(generations, source)
+    for s in samples:
+        if s.verdict == SKIPPED:
+            warn(f"row {s.gen.row} ({s.gen.problem_id}): skipped: {s.reason}")
+
+    out = Path(cfg.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise JudgeError(f"cannot create the output directory {out}: {exc.strerror or exc}") from None
+    store = Store(out / STORE_NAME)
+    stats: dict = {"cached": 0}
+    previous_handler = None
+    if threading.current_thread() is threading.main_thread():
+        previous_handler = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        stats["run_id"] = store.begin_run(jobs, cfg.command)
+        judged = [s for s in samples if s.jk is not None]
+        unique: dict[str, Task] = {}
+        for s in judged:
+            unique.setdefault(s.jk.key, Task(s.jk, s.source, s.language, s.problem))
+        stored = store.get_many(unique)
+        todo = [t for k, t in unique.items() if k not in stored or stored[k].state == "error"]
+        carried = [t for k, t in unique.items() if k in stored and stored[k].state == "provisional"]
+        stats["cached"] = sum(1 for k in unique if k in stored and stored[k].state == "final")
+        stats["unique_programs"] = len(unique)
+        stats["samples"] = len(samples)
+        with _Progress(cfg.progress) as progress:
+            first = _run_phase(store, todo, jobs, cfg, cpus, "parallel", progress, stats)
+            again = [unique[k] for k, v in first.items() if v["state"] == "provisional"] + carried
+            previous = {k: v["record"]["verdict"] for k, v in first.items()}
+            previous.update({t.jk.key: stored[t.jk.key].verdict for t in carried})
+            _run_phase(store, again, 1, cfg, cpus, "rerun", progress, stats, previous)
+        store.end_run()
+        final = store.get_many(unique)
+    finally:
+        if previous_handler is not None:
+            signal.signal(signal.SIGTERM, previous_handler)
+        store.close()
+    stats["wall_ms"] = (time.monotonic() - wall_started) * 1e3
+    stats["jobs"] = jobs
+    return report.build(cfg, spec, samples, final, stats, standings, rating_map, out)
+
+
+__all__ = ["evaluate", "EvalConfig", "EvalResult", "EvalInterrupted", "parse_dataset",
+           "DatasetSpec", "ProblemSource", "needs_rerun", "prepare_samples", "DATASET_HELP",
+           "NO_CODE", "SKIPPED", "host_cpus"]
