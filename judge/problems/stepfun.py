@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import socket
 from pathlib import Path
