@@ -184,6 +184,24 @@ enum cgroup_mode cgroup_detect(void) {
 
 static int open_dir(const char *path) { return open(path, O_DIRECTORY | O_RDONLY | O_CLOEXEC); }
 
+/* Removes a slot directory with the run directories under it (which must hold no task). */
+static void remove_slot_dir(int parent, const char *name) {
+    int slot_fd = openat(parent, name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+    if (slot_fd < 0)
+        return;
+    DIR *runs = fdopendir(slot_fd);
+    if (!runs) {
+        close(slot_fd);
+        return;
+    }
+    struct dirent *run;
+    while ((run = readdir(runs)))
+        if (strncmp(run->d_name, "run", 3) == 0)
+            unlinkat(slot_fd, run->d_name, AT_REMOVEDIR);
+    closedir(runs);
+    unlinkat(parent, name, AT_REMOVEDIR);
+}
+
 /* Removes slot directories left by supervisors that were killed before they could clean up
  * (named judge-<pid>-slot<n>, with <pid> no longer alive). Busy ones are left alone. */
 static void sweep_stale(int parent) {
@@ -201,20 +219,7 @@ static void sweep_stale(int parent) {
         if (sscanf(entry->d_name, "judge-%d-slot%d", &pid, &slot) != 2 || pid <= 0 ||
             kill(pid, 0) == 0 || errno != ESRCH)
             continue;
-        int slot_fd = openat(parent, entry->d_name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
-        if (slot_fd < 0)
-            continue;
-        DIR *runs = fdopendir(slot_fd);
-        if (!runs) {
-            close(slot_fd);
-            continue;
-        }
-        struct dirent *run;
-        while ((run = readdir(runs)))
-            if (strncmp(run->d_name, "run", 3) == 0)
-                unlinkat(slot_fd, run->d_name, AT_REMOVEDIR);
-        closedir(runs);
-        unlinkat(parent, entry->d_name, AT_REMOVEDIR);
+        remove_slot_dir(parent, entry->d_name);
     }
     closedir(dir);
 }
@@ -327,6 +332,8 @@ int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap) {
     return 0;
 }
 
+/* Called by the outer supervisor once the slot's init is gone: the run directories were made
+ * by the init, so they are found by name. */
 void cgroup_slot_destroy(void) {
     for (int i = 0; i < CG_COUNT; i++) {
         if (cg.procs_fd[i] >= 0)
@@ -335,18 +342,12 @@ void cgroup_slot_destroy(void) {
             close(cg.run_fd[i]);
         cg.procs_fd[i] = cg.run_fd[i] = -1;
         if (cg.slot_fd[i] >= 0) {
-            if (cg.run_name[0])
-                unlinkat(cg.slot_fd[i], cg.run_name, AT_REMOVEDIR);
-            if (cg.stale_name[0])
-                unlinkat(cg.slot_fd[i], cg.stale_name, AT_REMOVEDIR);
-        }
-        if (cg.slot_fd[i] >= 0) {
             close(cg.slot_fd[i]);
-            unlinkat(cg.parent_fd[i], cg.slot_name, AT_REMOVEDIR);
+            remove_slot_dir(cg.parent_fd[i], cg.slot_name);
         }
         if (cg.parent_fd[i] >= 0)
             close(cg.parent_fd[i]);
-        cg.parent_fd[i] = cg.slot_fd[i] = cg.run_fd[i] = -1;
+        cg.parent_fd[i] = cg.slot_fd[i] = -1;
     }
 }
 

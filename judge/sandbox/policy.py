@@ -55,7 +55,7 @@ JAVA = PYTHON + """
 sched_setscheduler sched_setattr setpriority mbind get_mempolicy set_mempolicy
 socket connect getsockname getpeername getsockopt setsockopt shutdown sendto recvfrom
 sendmsg recvmsg bind listen accept accept4 inotify_init1 inotify_add_watch inotify_rm_watch
-shmget shmat shmdt shmctl flock
+flock
 """.split()
 
 # Compilers and linkers: a toolchain's processes, temporary files and permission bits.
@@ -72,12 +72,19 @@ def _check(name: str, allowed: list[str]) -> None:
         raise AssertionError(f"policy {name} allows always-refused syscalls: {sorted(bad)}")
 
 
+# Memory that no limit but a memory cgroup would bound (shmem files live outside the address
+# space): refused when the sandbox runs without cgroups.
+UNBOUNDED_WITHOUT_CGROUP = frozenset({"memfd_create"})
+
+
 @functools.lru_cache(maxsize=None)
-def policy_bpf(name: str) -> bytes:
+def policy_bpf(name: str, without_cgroup: bool = False) -> bytes:
     """The BPF program of a policy, as the bytes the kernel takes."""
     if name not in POLICIES:
         raise JudgeError(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
     allowed = POLICIES[name]
+    if without_cgroup:
+        allowed = [s for s in allowed if s not in UNBOUNDED_WITHOUT_CGROUP]
     _check(name, allowed)
     f = pyseccomp.SyscallFilter(defaction=pyseccomp.NOTIFY)
     # Foreign ABIs (i386 `int 0x80`, x32) do not match the native architecture: killed outright.

@@ -255,7 +255,7 @@ class Sandbox:
             _number(TAG_FILE_SIZE, limits.file_size_limit_mb * MB),
             _number(TAG_PROCESSES, limits.processes),
             _number(TAG_OPEN_FILES, limits.open_files),
-            _record(TAG_BPF, policy_bpf(policy)),
+            _record(TAG_BPF, policy_bpf(policy, without_cgroup=self.cgroup == "none")),
             _number(TAG_FDS, sum(1 << i for i, fd in enumerate(fds) if fd is not None)),
         ]
         if self.cgroup == "none" and policy != "java":
