@@ -1,0 +1,189 @@
+"""Runs the audit's probe programs through the grading path itself: the language profile, the
+Compiler (sandboxed, cached), the Grader's staging and its run slot with the language's policy
+and `run_limits(problem, language)`. Also runs the same builds outside the sandbox, pinned to
+the same CPU, to compare CPU time with the kernel's rusage of a bare run."""
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import JudgeError
+from judge.grade import Grader, run_limits
+from judge.languages import Language
+from judge.problems.model import Problem, TestCase
+from judge.sandbox import Limits, RunResult
+
+PROGRAMS = Path(__file__).resolve().parent.parent / "audit_programs"
+SOURCES = {"cpp": "probe.cpp", "python": "probe.py", "java": "Probe.java"}
+# A slot of its own: the audit's host-side checks look for processes of this slot's uid.
+AUDIT_SLOT = 700
+BREAK_ENV = "JUDGE_AUDIT_BREAK"
+OUTPUT_CAPTURE = 64 * 1024
+
+
+def broken_switches() -> set[str]:
+    """Test-only: JUDGE_AUDIT_BREAK=memory makes the audit's runs use a memory limit 4x the one
+    the probes are judged against, so that the audit must catch it and fail."""
+    return {s.strip() for s in os.environ.get(BREAK_ENV, "").split(",") if s.strip()}
+
+
+def probe_source(language: str) -> str:
+    return (PROGRAMS / SOURCES[language]).read_text()
+
+
+@dataclass
+class ProbeRun:
+    """One sandboxed run of a probe: what the sandbox said, what the program printed, and the
+    limits it was judged against."""
+    result: RunResult
+    output: bytes
+    limits: Limits            # the limits the grading path used (the language's scaled ones)
+    verdict: str              # the Grader's verdict for the test (AC when the output was "ok")
+
+    @property
+    def text(self) -> str:
+        return self.output.decode(errors="replace")
+
+
+class _RecordingSlot:
+    """Stands in for the Grader's run Sandbox and keeps each RunResult and the bytes the
+    program wrote, which the Grader only turns into a verdict."""
+
+    def __init__(self, sandbox) -> None:
+        self.sandbox = sandbox
+        self.records: list[tuple[RunResult, bytes, Limits]] = []
+
+    def run(self, argv, limits=None, **kwargs) -> RunResult:
+        result = self.sandbox.run(argv, limits, **kwargs)
+        output = b""
+        fd = kwargs.get("stdout")
+        if isinstance(fd, int):
+            try:
+                output = os.pread(fd, OUTPUT_CAPTURE, 0)
+            except OSError:
+                output = b""
+        self.records.append((result, output, limits))
+        return result
+
+    def __getattr__(self, name):
+        return getattr(self.sandbox, name)
+
+
+class _AuditGrader(Grader):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.recorder: _RecordingSlot | None = None
+
+    def _sandbox(self):
+        real = super()._sandbox()
+        if self.recorder is None or self.recorder.sandbox is not real:
+            self.recorder = _RecordingSlot(real)
+        return self.recorder
+
+
+class ProbeRunner:
+    """`runner.run("cpp", "spin 100 1", time_limit_ms=500, memory_limit_mb=256)`."""
+
+    def __init__(self, slot: int = AUDIT_SLOT, cpu: int | None = None) -> None:
+        self.grader = _AuditGrader(slot=slot, cpu=cpu)
+        self.broken = broken_switches()
+        self.runs = 0
+
+    def close(self) -> None:
+        self.grader.close()
+
+    def __enter__(self) -> "ProbeRunner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- facts about the slot ----------------------------------------------------------------
+    @property
+    def sandbox(self):
+        return self.grader._sandbox().sandbox
+
+    @property
+    def cpu(self) -> int:
+        return self.sandbox.cpu
+
+    @property
+    def box(self) -> Path:
+        return self.grader._box
+
+    def problem(self, time_limit_ms: int, memory_limit_mb: int, inputs: list[str]) -> Problem:
+        """The problem a probe is graded as. The limits are the ones the probe is judged
+        against, unless a test-only break switch is on."""
+        if "memory" in self.broken:
+            memory_limit_mb *= 4
+        return Problem(id="audit/probe", title="judge audit probe", statement="",
+                       time_limit_ms=time_limit_ms, memory_limit_mb=memory_limit_mb,
+                       checker="wcmp",
+                       tests=tuple(TestCase(text.encode() + b"\n", b"ok\n") for text in inputs))
+
+    def judged_limits(self, language: Language, time_limit_ms: int, memory_limit_mb: int) -> Limits:
+        """The limits a verdict is judged against: exactly what grading would use."""
+        return run_limits(Problem(id="audit/probe", title="", statement="",
+                                  time_limit_ms=time_limit_ms, memory_limit_mb=memory_limit_mb,
+                                  checker="wcmp", tests=()), language)
+
+    def compile(self, language: Language):
+        compiled = self.grader.compiler.compile(probe_source(language.name), language)
+        if compiled.status != "OK":
+            raise JudgeError(f"the {language.name} probe does not build ({compiled.status}): "
+                             f"{compiled.log.strip()[:500]}")
+        return compiled
+
+    def run_many(self, language: Language, inputs: list[str], *, time_limit_ms: int,
+                 memory_limit_mb: int) -> list[ProbeRun]:
+        """Grades the probe with one test per input, every test run (like --all-tests)."""
+        self.grader._sandbox()  # the recording slot exists before grading starts
+        recorder = self.grader.recorder
+        start = len(recorder.records)
+        graded = self.grader.grade(probe_source(language.name), language,
+                                   self.problem(time_limit_ms, memory_limit_mb, inputs),
+                                   all_tests=True)
+        if graded.compile.status != "OK":
+            raise JudgeError(f"the {language.name} probe does not build: {graded.compile.log[:500]}")
+        records = recorder.records[start:]
+        recorder.records.clear()
+        self.runs += len(records)
+        return [ProbeRun(result, output, limits, test.verdict)
+                for (result, output, limits), test in zip(records, graded.tests)]
+
+    def run(self, language: Language, stdin: str, *, time_limit_ms: int,
+            memory_limit_mb: int) -> ProbeRun:
+        return self.run_many(language, [stdin], time_limit_ms=time_limit_ms,
+                             memory_limit_mb=memory_limit_mb)[0]
+
+    # -- outside the sandbox -------------------------------------------------------------------
+    def bare_cpu_ms(self, language: Language, stdin: str, timeout_s: float = 60) -> float:
+        """CPU time (user+sys of every thread and reaped child, from wait4's rusage) of the same
+        build run outside the sandbox, pinned to the slot's CPU."""
+        compiled = self.compile(language)
+        argv = language.run_argv(probe_source(language.name))
+        cpu = self.cpu
+        with tempfile.TemporaryFile() as data:
+            data.write(stdin.encode() + b"\n")
+            data.seek(0)
+            process = subprocess.Popen(
+                argv, cwd=compiled.artifacts, stdin=data, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, env={"PATH": "/usr/local/bin:/usr/bin:/bin",
+                                                "HOME": "/tmp", "LANG": "C.UTF-8"},
+                preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
+            deadline = time.monotonic() + timeout_s
+            while True:
+                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.monotonic() > deadline:
+                    process.kill()
+                    pid, status, usage = os.wait4(process.pid, 0)
+                    break
+                time.sleep(0.005)
+            process.returncode = os.waitstatus_to_exitcode(status)
+        return (usage.ru_utime + usage.ru_stime) * 1000.0

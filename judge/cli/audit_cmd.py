@@ -1,0 +1,39 @@
+"""`judge audit`: prove on this machine that limits are enforced and measured right."""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from judge import JudgeError
+from judge.cli import app, fail
+
+
+@app.command("audit")
+def audit_command(
+    lang: Optional[str] = typer.Option(None, "--lang", help="Languages to audit, e.g. cpp,python,java "
+                                       "(default: those three, skipping a missing toolchain)."),
+    quick: bool = typer.Option(False, "--quick", help="Fewer repetitions and bare comparisons."),
+    only: Optional[str] = typer.Option(None, "--only", help="Probe groups: time,memory,isolation,stability."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Run calibrated probes through the grading path; exit 0 only if every probe passes."""
+    from judge.audit import parse_groups, parse_languages, run_audit
+    from judge.audit.report import render
+    from judge.languages import time_factors_from_env
+    try:
+        time_factors_from_env()
+        languages, explicit = parse_languages(lang)
+        groups = parse_groups(only)
+    except JudgeError as exc:
+        raise fail(str(exc))
+    errors = Console(stderr=True)
+    progress = None if as_json else (lambda message: errors.print(f"[dim]… {message}[/]"))
+    report = run_audit(languages, explicit=explicit, quick=quick, groups=groups, progress=progress)
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        render(report, Console())
+    raise typer.Exit(0 if report.ok else 1)
