@@ -1,0 +1,376 @@
+"""judge eval: dataset syntax, generations, the TLE re-run rule, the functional harness, an
+end-to-end evaluation over the embedded pack with exact metrics, and the HTML report in Chromium."""
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from judge import JudgeError
+from judge.evaluate.generations import read_generations
+from judge.evaluate.harness import wrap_source
+from judge.evaluate.ratings import contest_rating, mle_rating
+from judge.evaluate.runner import needs_rerun, parse_dataset
+from judge.problems.model import Problem
+from judge.problems.model import TestCase as Case
+
+ROOT = Path(__file__).resolve().parent.parent
+PACK_SRC = ROOT / "judge" / "problems" / "pack_src"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SLOT_BASE = "620"   # away from the sandbox suites' slots and from default evals
+
+
+def judge_cli(*args, timeout=900):
+    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=timeout)
+
+
+def completion(path: Path, tag: str, chatter: str = "Here is my solution.") -> str:
+    return f"{chatter}\n\n```{tag}\n{path.read_text()}```\n\nIt runs in O(n)."
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+# ------------------------------------------------------------------------------ units
+
+def test_parse_dataset_syntax():
+    assert parse_dataset(None).kind == "stepfun" and parse_dataset(None).source is None
+    assert parse_dataset("pack").label == "pack"
+    spec = parse_dataset("livecodebench:/data/lcb?release=release_v5&start=2024-08-01&end=2025-02-28")
+    assert (spec.kind, spec.source) == ("livecodebench", "/data/lcb")
+    assert spec.options == {"release": "release_v5", "start": "2024-08-01", "end": "2025-02-28"}
+    assert parse_dataset("lcb:").source is None and parse_dataset("lcb:").kind == "livecodebench"
+    spec = parse_dataset("codecontests:deepmind/code_contests?split=valid&tests=public,private")
+    assert (spec.kind, spec.source, spec.options["split"]) == ("codecontests", "deepmind/code_contests", "valid")
+    assert parse_dataset("org/cf-div2").kind == "stepfun"
+    for bad, message in [("nosuch:thing", "unknown kind"),
+                         ("livecodebench:x?colour=red", "unknown option"),
+                         ("livecodebench:x?release", "bad options"),
+                         ("codecontests:x?split=a&split=b", "given twice"),
+                         ("some/path?release=v1", "need a kind prefix")]:
+        with pytest.raises(JudgeError, match=message):
+            parse_dataset(bad)
+
+
+def _tle(cpu_ms: float, limit: int = 1000, verdict: str = "TLE") -> dict:
+    tests = [{"verdict": "AC", "cpu_time_ms": 10.0}, {"verdict": verdict, "cpu_time_ms": cpu_ms}]
+    return {"verdict": verdict, "time_limit_ms": limit, "tests": tests,
+            "max_cpu_time_ms": max(10.0, cpu_ms)}
+
+
+@pytest.mark.parametrize("cpu, slots, expected", [
+    (1000.0, 1, True),       # killed by the CPU timer at the limit: within 0.8-1.5x
+    (800.0, 1, True), (1500.0, 1, True),
+    (799.0, 1, False),       # e.g. a sleeper killed by the wall timer: not a noise question
+    (1501.0, 1, False),
+    (3.0, 2, True),          # any TLE is re-run when more than one slot ran
+    (5000.0, 4, True),
+])
+def test_needs_rerun_decision(cpu, slots, expected):
+    assert needs_rerun(_tle(cpu), slots) is expected
+
+
+def test_needs_rerun_only_tle():
+    for verdict in ("AC", "WA", "MLE", "RE", "SE"):
+        assert not needs_rerun(_tle(1000.0, verdict=verdict), 2)
+    assert not needs_rerun({"verdict": "TLE", "time_limit_ms": 0, "tests": []}, 1)
+
+
+def test_generations_rows_and_bad_input(tmp_path):
+    good = write_jsonl(tmp_path / "g.jsonl", [
+        {"problem_id": "2020A", "language": "cpp", "completion": "x"},
+        {"problem_id": "2020A", "code": "print(1)", "sample_index": 4},
+    ])
+    gens = read_generations(good)
+    assert [(g.row, g.language, g.sample_index) for g in gens] == [(1, "cpp", None), (2, None, 4)]
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    pq.write_table(pa.Table.from_pylist([{"problem_id": "2020A", "language": "python",
+                                          "completion": "c", "sample": 1}]), tmp_path / "g.parquet")
+    assert read_generations(tmp_path / "g.parquet")[0].sample_index == 1
+    cases = {
+        "not json": ("{\"problem_id\": \"2020A\"\n", "line 1: not valid JSON"),
+        "no id": (json.dumps({"code": "x"}) + "\n", "no 'problem_id'"),
+        "no code": (json.dumps({"problem_id": "2020A"}) + "\n", "needs 'completion'"),
+        "array": ("[1, 2]\n", "expected a JSON object"),
+        "index": (json.dumps({"problem_id": "a", "code": "x", "sample_index": -1}) + "\n", "non-negative"),
+        "empty": ("\n\n", "no generations"),
+    }
+    for name, (text, message) in cases.items():
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(text)
+        with pytest.raises(JudgeError, match=message):
+            read_generations(path)
+    with pytest.raises(JudgeError, match="no such file"):
+        read_generations(tmp_path / "missing.jsonl")
+
+
+def functional_problem() -> Problem:
+    return Problem("livecodebench/p3", "t", "s", 6000, 4096, "lcb-functional",
+                   (Case(b"[2, 7, 11, 15]\n9", b"[0, 1]"),),
+                   metadata={"testtype": "functional", "func_name": "twoSum"})
+
+
+def test_harness_wraps_and_drives_a_solution():
+    code = ("class Solution:\n    def twoSum(self, nums: List[int], target: int) -> List[int]:\n"
+            "        print('debugging output')\n"
+            "        seen = {}\n        for i, x in enumerate(nums):\n"
+            "            if target - x in seen:\n                return (seen[target - x], i)\n"
+            "            seen[x] = i\n")
+    source = wrap_source(code, functional_problem(), "python")
+    out = subprocess.run([sys.executable, "-c", source], input="[2, 7, 11, 15]\n9\n",
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == [0, 1]          # tuple -> list, the print kept off stdout
+    module_level = "def twoSum(nums, target):\n    return [9]\n"
+    out = subprocess.run([sys.executable, "-c", wrap_source(module_level, functional_problem(), "python")],
+                         input="[1]\n1\n", capture_output=True, text=True, timeout=60)
+    assert json.loads(out.stdout) == [9]
+    stdin_problem = Problem("pack/x", "t", "s", 1000, 256, "wcmp", ())
+    assert wrap_source("print(1)\n", stdin_problem, "cpp") == "print(1)\n"
+    with pytest.raises(JudgeError, match="only Python"):
+        wrap_source("int main(){}", functional_problem(), "cpp")
+
+
+# ------------------------------------------------------------------------------ end to end
+
+CF = PACK_SRC / "codeforces-2020A"
+WR = PACK_SRC / "word-reverse"
+
+
+def standings_files(directory: Path) -> None:
+    directory.mkdir()
+    rows = [{"party": {"members": [{"handle": h}], "participantType": "CONTESTANT"}, "points": p, "rank": i + 1}
+            for i, (h, p) in enumerate([("alice", 1500.0), ("bob", 490.0), ("carol", 300.0), ("dan", 0.0)])]
+    (directory / "standings-2020.json").write_text(json.dumps({"status": "OK", "result": {
+        "contest": {"id": 2020}, "problems": [{"index": "A", "points": 500.0}, {"index": "B", "points": 1000.0}],
+        "rows": rows}}))
+    (directory / "rating-2020.json").write_text(json.dumps([
+        {"contestId": 2020, "handle": h, "oldRating": r, "newRating": r}
+        for h, r in [("alice", 2100), ("bob", 1500), ("carol", 1300), ("dan", 1000)]]))
+
+
+@pytest.fixture(scope="module")
+def e2e(tmp_path_factory, require_sandbox):
+    tmp = tmp_path_factory.mktemp("eval")
+    rows = [
+        # codeforces/2020A: AC (C++), WA (Python), AC again: the same C++ program in other words
+        {"problem_id": "2020A", "language": "cpp", "completion": completion(CF / "sol.cpp", "cpp")},
+        {"problem_id": "codeforces/2020A", "language": "python", "completion": completion(CF / "wa.py", "python")},
+        {"problem_id": "2020A", "language": "c++", "completion": completion(CF / "sol.cpp", "cpp", "Final answer:")},
+        # pack/word-reverse, explicit sample indexes: AC (Java), WA (Python), no code block
+        {"problem_id": "word-reverse", "language": "java", "sample_index": 0,
+         "completion": completion(WR / "Main.java", "java")},
+        {"problem_id": "pack/word-reverse", "language": "python", "sample_index": 2,
+         "completion": completion(WR / "wa.py", "py")},
+        {"problem_id": "word-reverse", "language": "java", "sample_index": 1,
+         "completion": "I am not sure how to solve this one."},
+        # reported and skipped
+        {"problem_id": "pack/no-such-problem", "language": "cpp", "code": "int main() {}"},
+        {"problem_id": "2020A", "language": "cobol", "code": "DISPLAY 'HI'."},
+    ]
+    gens = write_jsonl(tmp / "generations.jsonl", rows)
+    standings_files(tmp / "standings")
+    (tmp / "ratings.json").write_text(json.dumps({"2020A": 800, "pack/word-reverse": 1200}))
+    out = tmp / "out"
+    args = ["eval", str(gens), "--out", str(out), "--jobs", "2", "--slot-base", SLOT_BASE,
+            "--standings", str(tmp / "standings"), "--ratings", str(tmp / "ratings.json"),
+            "--no-progress"]
+    first = judge_cli(*args)
+    first_summary = (out / "summary.json").read_text() if first.returncode == 0 else "{}"
+    second = judge_cli(*args, "--json")
+    return {"tmp": tmp, "out": out, "first": first, "second": second,
+            "summary": json.loads(first_summary)}
+
+
+def test_e2e_exact_metrics(e2e):
+    run = e2e["first"]
+    assert run.returncode == 0, run.stderr
+    assert "pack/no-such-problem" in run.stderr and "unknown language 'cobol'" in run.stderr
+    assert "Traceback" not in run.stderr
+    summary = e2e["summary"]
+    assert {p: (d["n"], d["c"]) for p, d in summary["problems"].items()} == {
+        "codeforces/2020A": (3, 2), "pack/word-reverse": (3, 1)}
+    assert summary["pass_at_k"]["1"] == pytest.approx(0.5)
+    assert summary["pass_at_k"]["2"] == pytest.approx(float((1 + Fraction(2, 3)) / 2))
+    assert set(summary["pass_at_k"]) == {"1", "2"}          # k <= n = 3 among {1, 2, 4, ...}
+    by = {lang: {p: (d["n"], d["c"]) for p, d in v["problems"].items()}
+          for lang, v in summary["by_language"].items()}
+    assert by == {"cpp": {"codeforces/2020A": (2, 2)},
+                  "python": {"codeforces/2020A": (1, 0), "pack/word-reverse": (1, 0)},
+                  "java": {"pack/word-reverse": (2, 1)}}
+    assert summary["by_language"]["cpp"]["pass_at_k"]["1"] == 1.0
+    assert summary["verdicts"] == {"AC": 3, "WA": 2, "NO_CODE": 1}
+    assert sorted(s["row"] for s in summary["skipped"]) == [7, 8]
+    assert summary["run"]["unique_programs"] == 4            # the two C++ samples share one judgment
+    assert summary["run"]["judged_now"] == 4
+    assert summary["reruns"] == {"count": 0, "changed": 0, "changes": [],
+                                 "rule": summary["reruns"]["rule"]}
+    assert summary["limits"]["problems"]["codeforces/2020A"] == {"time_limit_ms": 1000, "memory_limit_mb": 256}
+    assert summary["limits"]["time_factors"] == {"cpp": 1.0, "java": 2.0, "python": 2.0}
+    assert set(summary["toolchains"]) == {"cpp", "java", "python"} and summary["host"]["cpu_model"]
+    assert summary["judge_version"]
+    # spread over sample indexes 0, 1, 2: run accuracies (1+1)/2, (0+0)/2, (1+0)/2
+    assert summary["spread"]["run_accuracies"] == [1.0, 0.0, 0.5]
+
+
+def test_e2e_ratings(e2e):
+    summary = e2e["summary"]
+    standings = json.loads((e2e["tmp"] / "standings" / "standings-2020.json").read_text())["result"]
+    changes = json.loads((e2e["tmp"] / "standings" / "rating-2020.json").read_text())
+    expected = contest_rating(standings, changes, {"A": (2, 3)}, contest_id="2020")
+    ce = summary["ratings"]["codeelo"]
+    assert ce["errors"] == [] and len(ce["contests"]) == 1
+    assert ce["rating"] == pytest.approx(expected.rating)
+    assert ce["contests"][0]["score"] == pytest.approx(500 - 50 * (1 / 3))
+    mle = mle_rating([(800.0, 2, 3), (1200.0, 1, 3)])
+    assert summary["ratings"]["mle"]["rating"] == pytest.approx(mle.rating)
+
+
+def test_e2e_results_jsonl(e2e):
+    records = [json.loads(line) for line in (e2e["out"] / "results.jsonl").read_text().splitlines()]
+    assert [r["row"] for r in records] == list(range(1, 9))
+    by_row = {r["row"]: r for r in records}
+    assert by_row[1]["verdict"] == "AC" and by_row[1]["key"] == by_row[3]["key"]
+    assert [by_row[i]["sample_index"] for i in (1, 2, 3, 4, 5, 6)] == [0, 1, 2, 0, 2, 1]
+    assert by_row[6]["verdict"] == "NO_CODE" and by_row[6]["counted"] is True
+    assert by_row[7]["verdict"] == "SKIPPED" and by_row[7]["counted"] is False
+    wa = by_row[2]
+    assert wa["verdict"] == "WA" and wa["tests"][-1]["verdict"] == "WA"
+    assert wa["tests"][-1]["checker_message"]
+    for t in by_row[4]["tests"]:
+        assert set(t) >= {"verdict", "cpu_time_ms", "wall_time_ms", "memory_kb", "checker_message"}
+        assert t["verdict"] == "AC" and t["memory_kb"] > 0
+    assert len(by_row[4]["tests"]) == 10            # every test of word-reverse ran
+    assert len(wa["tests"]) < 14                    # grading stopped at the first failure
+
+
+def test_e2e_rerun_comes_from_the_store(e2e):
+    run = e2e["second"]
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    assert summary["run"]["judged_now"] == 0 and summary["run"]["from_store"] == 4
+    assert {p: (d["n"], d["c"]) for p, d in summary["problems"].items()} == {
+        "codeforces/2020A": (3, 2), "pack/word-reverse": (3, 1)}
+    db = sqlite3.connect(e2e["out"] / "results.db")
+    counts = db.execute("SELECT key, COUNT(*) FROM judgments GROUP BY key").fetchall()
+    assert len(counts) == 4 and all(n == 1 for _, n in counts)
+    assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 2
+
+
+def chromium_dom(page: Path, tmp: Path) -> str:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium is not installed")
+    out = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                          "--disable-background-networking", "--disable-component-update",
+                          "--disable-sync", "--no-first-run", f"--user-data-dir={tmp / 'chrome'}",
+                          "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+def test_html_report_renders_in_chromium(e2e, tmp_path):
+    page = e2e["out"] / "report.html"
+    text = page.read_text()
+    assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text
+    dom = chromium_dom(page, tmp_path)
+    assert "JS-ERROR" not in dom
+    assert 'data-charts="4"' in dom
+    for chart in ("matrix", "verdicts", "passk", "cpu"):
+        assert f'data-chart="{chart}"' in dom
+    assert dom.count('class="cell"') == 6          # problem x sample matrix: 6 counted samples
+    assert dom.count('class="curve"') == 4         # all + three languages
+    assert dom.count('class="dot"') == 5           # every judged sample (not the no-code one)
+
+
+def test_html_report_errors_are_visible(e2e, tmp_path):
+    """The marker the check above relies on does appear when the page's script fails."""
+    broken = tmp_path / "broken.html"
+    broken.write_text((e2e["out"] / "report.html").read_text().replace(
+        '"matrix": {"problems": [', '"matrix": {"problems": null, "x": [', 1))
+    dom = chromium_dom(broken, tmp_path)
+    assert "JS-ERROR: matrix: TypeError" in dom
+
+
+# ------------------------------------------------------------------------------ LiveCodeBench
+
+def lcb_rows() -> list[dict]:
+    functional = [{"input": "[2, 7, 11, 15]\n9", "output": "[0, 1]", "testtype": "functional"},
+                  {"input": "[3, 3]\n6", "output": "[0, 1]", "testtype": "functional"}]
+    stdin = [{"input": "1 2\n", "output": "3\n", "testtype": "stdin"},
+             {"input": "5 7\n", "output": "12\n", "testtype": "stdin"}]
+    base = {"question_content": "q", "contest_date": "2024-09-01T00:00:00", "difficulty": "easy",
+            "private_test_cases": "[]"}
+    return [
+        {**base, "question_id": "lc1", "question_title": "Two Sum", "platform": "leetcode",
+         "contest_id": "w1", "public_test_cases": json.dumps(functional),
+         "metadata": json.dumps({"func_name": "twoSum"}),
+         "starter_code": "class Solution:\n    def twoSum(self, nums: List[int], target: int) -> List[int]:\n"},
+        {**base, "question_id": "abc1_a", "question_title": "A+B", "platform": "atcoder",
+         "contest_id": "abc1", "public_test_cases": json.dumps(stdin), "metadata": "{}",
+         "starter_code": ""},
+    ]
+
+
+def test_livecodebench_functional_and_stdin(tmp_path, require_sandbox):
+    data = write_jsonl(tmp_path / "lcb.jsonl", lcb_rows())
+    right = ("```python\nclass Solution:\n    def twoSum(self, nums: List[int], target: int) -> List[int]:\n"
+             "        print('thinking...')\n        seen = {}\n"
+             "        for i, x in enumerate(nums):\n            if target - x in seen:\n"
+             "                return [seen[target - x], i]\n            seen[x] = i\n```")
+    wrong = "```python\nclass Solution:\n    def twoSum(self, nums, target):\n        return [0, 0]\n```"
+    gens = write_jsonl(tmp_path / "gens.jsonl", [
+        {"problem_id": "lc1", "language": "python", "completion": right},
+        {"problem_id": "livecodebench/lc1", "language": "python", "completion": wrong},
+        {"problem_id": "abc1_a", "language": "python", "code": "a, b = map(int, input().split())\nprint(a + b)\n"},
+        {"problem_id": "lc1", "language": "cpp", "code": "int main() {}"},
+    ])
+    out = judge_cli("eval", str(gens), "--dataset", f"livecodebench:{data}?start=2024-08-01&end=2025-02-28",
+                    "--out", str(tmp_path / "out"), "--jobs", "2", "--slot-base", SLOT_BASE,
+                    "--no-progress", "--json")
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert {p: (d["n"], d["c"]) for p, d in summary["problems"].items()} == {
+        "livecodebench/lc1": (2, 1), "livecodebench/abc1_a": (1, 1)}
+    assert summary["dataset"].startswith("livecodebench:")
+    assert "only Python" in summary["skipped"][0]["reason"]
+    records = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert [r["verdict"] for r in records] == ["AC", "WA", "AC", "SKIPPED"]
+
+
+# ------------------------------------------------------------------------------ bad input
+
+@pytest.mark.parametrize("make, message", [
+    (lambda d: ["eval", str(d / "missing.jsonl")], "no such file"),
+    (lambda d: ["eval", str(write_bad(d))], "not valid JSON"),
+    (lambda d: ["eval", str(write_ok(d)), "--dataset", "nosuch:x"], "unknown kind"),
+    (lambda d: ["eval", str(write_ok(d)), "--dataset", "livecodebench:" + str(d / "none.jsonl")],
+     "no such file"),
+    (lambda d: ["eval", str(write_ok(d)), "--standings", str(d / "nodir")], "not a directory"),
+    (lambda d: ["eval", str(write_ok(d)), "--jobs", "0"], "at least 1"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, make, message):
+    out = judge_cli(*make(tmp_path), "--out", str(tmp_path / "out"), timeout=120)
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def write_bad(d: Path) -> Path:
+    path = d / "bad.jsonl"
+    path.write_text('{"problem_id": "2020A", "code": "x"}\n{oops\n')
+    return path
+
+
+def write_ok(d: Path) -> Path:
+    return write_jsonl(d / "ok.jsonl", [{"problem_id": "2020A", "language": "cpp", "code": "int main(){}"}])
