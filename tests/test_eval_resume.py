@@ -1,0 +1,104 @@
+"""judge eval survives SIGTERM and kill -9: nothing committed is lost or judged again, nothing is
+duplicated, and the rerun finishes the job."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOL = ROOT / "judge" / "problems" / "pack_src" / "codeforces-2020A" / "sol.py"
+SAMPLES = 8
+SLOT_BASE = "640"
+
+
+def start(gens: Path, out: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", "from judge.cli import main; main()", "eval",
+                             str(gens), "--out", str(out), "--jobs", "1", "--slot-base", SLOT_BASE,
+                             "--no-progress", "--json"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def stored(out: Path) -> dict[str, tuple[int, str]]:
+    """key -> (run id, verdict) of the committed results."""
+    db_path = out / "results.db"
+    if not db_path.exists():
+        return {}
+    try:
+        db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
+        try:
+            return {k: (r, v) for k, r, v in db.execute("SELECT key, run_id, verdict FROM results")}
+        finally:
+            db.close()
+    except sqlite3.OperationalError:
+        return {}
+
+
+def wait_for(out: Path, proc: subprocess.Popen, at_least: int, timeout: float = 300) -> None:
+    deadline = time.monotonic() + timeout
+    while len(stored(out)) < at_least:
+        assert proc.poll() is None, f"eval ended early: {proc.communicate()}"
+        assert time.monotonic() < deadline, "no progress"
+        time.sleep(0.05)
+
+
+def test_resume_after_sigterm_and_kill_9(tmp_path, require_sandbox):
+    code = SOL.read_text()
+    # distinct programs (a comment differs), all accepted; plus one duplicate of sample 0
+    rows = [{"problem_id": "2020A", "language": "python", "sample_index": i,
+             "code": f"{code}\n# sample {i}\n"} for i in range(SAMPLES)]
+    rows.append({"problem_id": "2020A", "language": "python", "sample_index": SAMPLES,
+                 "completion": f"```python\n{code}\n# sample 0\n```"})
+    gens = tmp_path / "gens.jsonl"
+    gens.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "out"
+
+    # 1. SIGTERM: a clean stop with exit 130, what was judged is kept
+    proc = start(gens, out)
+    wait_for(out, proc, 1)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "resume" in err and "Traceback" not in err
+    after_term = stored(out)
+    assert 1 <= len(after_term) < SAMPLES
+
+    # 2. kill -9 mid-way
+    proc = start(gens, out)
+    wait_for(out, proc, len(after_term) + 1)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=60)
+    after_kill = stored(out)
+    assert len(after_kill) < SAMPLES, "finished before the kill; nothing to test"
+    for key, value in after_term.items():
+        assert after_kill[key] == value                      # not judged again by run 2
+
+    # 3. the rerun completes the job
+    proc = start(gens, out)
+    stdout, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    summary = json.loads(stdout)
+    final = stored(out)
+    assert len(final) == SAMPLES
+    for key, value in after_kill.items():
+        assert final[key] == value                           # kept, with its original run id
+    assert all(v == "AC" for _, v in final.values())
+    assert summary["run"]["from_store"] == len(after_kill)
+    assert summary["run"]["judged_now"] == SAMPLES - len(after_kill)
+    assert summary["problems"] == {"codeforces/2020A": {
+        "n": SAMPLES + 1, "c": SAMPLES + 1, "avg": 1.0, "pass_at_k": summary["problems"]["codeforces/2020A"]["pass_at_k"]}}
+
+    db = sqlite3.connect(out / "results.db")
+    judged = dict(db.execute("SELECT key, COUNT(*) FROM judgments GROUP BY key").fetchall())
+    assert len(judged) == SAMPLES and set(judged.values()) == {1}     # each judged exactly once
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    records = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+    assert sorted(r["sample_index"] for r in records) == list(range(SAMPLES + 1))
+    assert records[0]["key"] == records[-1]["key"]           # the duplicate shares a judgment
