@@ -42,8 +42,6 @@ TARGET_OVERSHOOT_MS = 5.0                            # DESIGN.md §5
 ATTEMPTS = 3                   # tries of a timing probe that lands on the wrong side
 SYSCALLS = ("ptrace", "mount", "unshare", "setns", "clone", "chroot", "bpf", "perf_event_open",
             "io_uring_setup", "userfaultfd", "keyctl", "kexec_load", "init_module")
-BOMB_NAME = "judgeauditbomb"
-HOST_UID_BASE = 200000
 MiB = 1024.0
 
 
@@ -361,38 +359,37 @@ class Audit:
                         r.status == "OLE" and r.output_bytes <= cap + (8 << 20),
                         figures={"output_bytes": r.output_bytes, "status": r.status}))
 
-    def _leftovers(self) -> list[str]:
-        uid = str(HOST_UID_BASE + self.runner.sandbox.slot)
-        separate = self.runner.sandbox.uid_mode == "separate"
+    def _leftovers(self, tag: str) -> list[str]:
+        """Host processes still carrying the fork bomb's name (fork keeps it; the tag is unique
+        to this audit, so a concurrent audit's runs are not mistaken for ours)."""
         found = []
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
             try:
-                status = (entry / "status").read_text()
+                comm = (entry / "comm").read_text().strip()
             except OSError:
                 continue
-            fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-            comm = fields.get("Name", "").strip()
-            uids = fields.get("Uid", "").split()[:2]
-            if comm == BOMB_NAME or (separate and uid in uids):
+            if comm == tag:
                 found.append(f"{entry.name} {comm}")
         return found
 
     def _fork_bomb(self, language: Language) -> None:
-        run = self._run(language, "forkbomb")
-        left = self._leftovers()
+        tag = f"jab{os.getpid():x}{int(time.time()) % 4096:x}"[:15]
+        run = self._run(language, f"forkbomb {tag}")
+        left = self._leftovers(tag)
         for _ in range(10):
             if not left:
                 break
             time.sleep(0.1)
-            left = self._leftovers()
+            left = self._leftovers(tag)
         r = run.result
         self._add(Probe("isolation", language.name, "fork bomb",
                         "not OK; no process left on the host",
                         f"{_status(run)}; {len(left)} left on the host" + (f": {left[:5]}" if left else ""),
-                        r.status != "OK" and r.status != "SE" and not left,
-                        figures={"status": r.status, "killed_by": r.killed_by, "leftovers": left}))
+                        r.status not in ("OK", "SE") and not left,
+                        figures={"status": r.status, "killed_by": r.killed_by, "tag": tag,
+                                 "leftovers": left}))
 
     def _network(self, language: Language) -> None:
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -1,5 +1,5 @@
 // judge audit: one C++ probe program, the mode read from stdin (see judge/audit/).
-// spin N T | mem MB | stack BYTES | sleep MS | flood | forkbomb | connect PORT | write PATH...
+// spin N T | mem MB | stack MB | sleep MS | flood | forkbomb TAG | connect PORT | write PATH...
 // | ps | syscall NAME
 #include <bits/stdc++.h>
 #include <dirent.h>
@@ -122,7 +122,9 @@ int main() {
         for (;;)
             if (write(1, buf, sizeof(buf)) < 0) return 4;
     } else if (mode == "forkbomb") {
-        prctl(PR_SET_NAME, "judgeauditbomb", 0, 0, 0);
+        string tag = "judgeauditbomb";
+        cin >> tag;  // a name of this audit's own, so that the host can look for survivors
+        prctl(PR_SET_NAME, tag.c_str(), 0, 0, 0);
         for (;;) {
             fork();  // parents and children alike keep forking, then spin
             sink = sink + 1;

@@ -1,0 +1,169 @@
+"""`judge audit`: the real audit passes on this machine, a deliberately broken configuration
+makes it fail, bad usage is exit 2, and the host facts turn into the right warnings.
+
+No timing is asserted here beyond what the audit itself decides (DESIGN.md §6): the audit's
+own thresholds are the looser ones meant for shared machines."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge.audit import host
+from judge.audit.host import HostFacts
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = [sys.executable, "-c", "import sys; sys.argv[0] = 'judge'; from judge.cli import main; main()"]
+
+
+def judge(*args: str, env: dict | None = None, timeout: int = 900) -> subprocess.CompletedProcess:
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = str(ROOT) + os.pathsep + environment.get("PYTHONPATH", "")
+    environment.pop("JUDGE_AUDIT_BREAK", None)
+    environment.update(env or {})
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout,
+                          env=environment, cwd=ROOT)
+
+
+def report_of(done: subprocess.CompletedProcess) -> dict:
+    try:
+        return json.loads(done.stdout)
+    except json.JSONDecodeError:
+        pytest.fail(f"no JSON report (exit {done.returncode}): {done.stdout[-2000:]}\n"
+                    f"{done.stderr[-4000:]}")
+
+
+def failures(report: dict) -> list[str]:
+    return [f"{p['language']} {p['name']}: expected {p['expected']}, measured {p['measured']} "
+            f"{p['note']}" for p in report["probes"] if not p["passed"]]
+
+
+# -- usage ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", ["cobol", "cpp,brainfuck", "c"])
+def test_unknown_or_unsupported_language_is_bad_usage(spec):
+    done = judge("audit", "--lang", spec, "--quick")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "judge:" in done.stderr
+
+
+def test_unknown_probe_group_is_bad_usage():
+    done = judge("audit", "--only", "speed")
+    assert done.returncode == 2, done.stdout + done.stderr
+
+
+# -- host facts ----------------------------------------------------------------------------------
+
+def _sysfs(root: Path, governors: dict[int, str | None], siblings: dict[int, str]) -> str:
+    for cpu, governor in governors.items():
+        base = root / f"cpu{cpu}"
+        (base / "topology").mkdir(parents=True)
+        (base / "topology" / "thread_siblings_list").write_text(siblings.get(cpu, str(cpu)) + "\n")
+        if governor is not None:
+            (base / "cpufreq").mkdir()
+            (base / "cpufreq" / "scaling_governor").write_text(governor + "\n")
+    return str(root)
+
+
+def _facts(root: str, cpus: list[int], load: float = 0.1, cgroup: str = "v1",
+           sources: dict | None = None) -> HostFacts:
+    return HostFacts(cpus=cpus, governors=host.governors(cpus, root),
+                     smt_groups=host.smt_groups(cpus, root), load_average=(load, load, load),
+                     kernel="test", cpu_model="test", cgroup=cgroup,
+                     sources=sources if sources is not None else {"cpu": ["cgroup-v1"],
+                                                                  "memory": ["cgroup-v1"]})
+
+
+def test_parse_cpu_list():
+    assert host.parse_cpu_list("0-3,8,10-11\n") == [0, 1, 2, 3, 8, 10, 11]
+    assert host.parse_cpu_list("5") == [5]
+
+
+def test_quiet_host_has_no_warnings(tmp_path):
+    root = _sysfs(tmp_path, {0: "performance", 1: "performance"}, {})
+    facts = _facts(root, [0, 1])
+    assert facts.governors == {"performance": [0, 1]}
+    assert facts.smt_groups == []
+    assert host.warnings(facts) == []
+
+
+def test_untrustworthy_host_gets_each_warning(tmp_path):
+    root = _sysfs(tmp_path, {0: "powersave", 1: "powersave", 2: "ondemand", 3: "performance"},
+                  {0: "0,2", 2: "0,2", 1: "1,3", 3: "1,3"})
+    facts = _facts(root, [0, 1, 2, 3], load=9.5, cgroup="none",
+                   sources={"cpu": ["rusage"], "memory": ["rusage"]})
+    assert facts.smt_groups == [[0, 2], [1, 3]]
+    text = "\n".join(host.warnings(facts))
+    assert "'powersave' on CPUs 0,1" in text and "performance" in text
+    assert "'ondemand' on CPUs 2" in text
+    assert "CPUs 0,2 are SMT siblings" in text and "CPUs 1,3 are SMT siblings" in text
+    assert "load average 9.50" in text
+    assert "no cgroup" in text
+    assert "cpu figures came from rusage" in text and "memory figures came from rusage" in text
+
+
+def test_missing_cpufreq_is_unknown(tmp_path):
+    root = _sysfs(tmp_path, {0: None, 1: None}, {})
+    facts = _facts(root, [0, 1])
+    assert facts.governors == {"unknown": [0, 1]}
+    assert any("governor unknown" in w for w in host.warnings(facts))
+
+
+def test_smt_siblings_outside_the_usable_cpus_do_not_count(tmp_path):
+    root = _sysfs(tmp_path, {0: "performance", 1: "performance"}, {0: "0,4", 1: "1,5"})
+    assert _facts(root, [0, 1]).smt_groups == []
+
+
+# -- the real audit ------------------------------------------------------------------------------
+
+@pytest.mark.sandbox
+def test_audit_passes_on_this_machine(require_sandbox):
+    done = judge("audit", "--quick", "--json")
+    report = report_of(done)
+    assert report["ok"] and done.returncode == 0, "\n".join(failures(report)) or done.stderr[-3000:]
+    probes = report["probes"]
+    assert {p["group"] for p in probes} == {"time", "memory", "isolation", "stability"}
+    languages = {p["language"] for p in probes}
+    assert "cpp" in languages and "python" in languages
+    names = {(p["language"], p["name"]) for p in probes}
+    for fraction in ("0.5", "0.9", "1.1", "2.0"):
+        assert ("cpp", f"spinner {fraction}x TL") in names
+    for syscall in ("ptrace", "mount", "unshare", "bpf"):
+        assert ("cpp", f"syscall {syscall}") in names
+    # The figures are the sandbox's own, with where they came from.
+    assert report["host"]["cgroup"] in ("v1", "v2", "none")
+    assert set(report["host"]["sources"]) == {"cpu", "memory"}
+    touched = next(p for p in probes if p["language"] == "cpp" and p["name"] == "touch 0.9x ML")
+    assert touched["figures"]["status"] == "OK"
+    assert touched["figures"]["peak_mb"] > touched["figures"]["size_mb"]
+    over = next(p for p in probes if p["language"] == "cpp" and p["name"] == "spinner 2.0x TL")
+    assert over["figures"]["status"] == "TLE"
+    assert over["figures"]["cpu_time_ms"] >= over["figures"]["time_limit_ms"]
+
+
+@pytest.mark.sandbox
+def test_audit_table_output(require_sandbox):
+    done = judge("audit", "--quick", "--lang", "cpp", "--only", "isolation")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "judge audit" in done.stdout and "fork bomb" in done.stdout
+    assert "audit passed" in done.stdout
+
+
+@pytest.mark.sandbox
+def test_audit_catches_a_memory_limit_that_is_not_enforced(require_sandbox):
+    done = judge("audit", "--quick", "--lang", "cpp", "--only", "memory", "--json",
+                 env={"JUDGE_AUDIT_BREAK": "memory"})
+    report = report_of(done)
+    assert done.returncode == 1 and not report["ok"]
+    assert report["broken"] == ["memory"]
+    by_name = {p["name"]: p for p in report["probes"]}
+    over = by_name["touch 1.1x ML"]
+    assert not over["passed"]
+    assert over["figures"]["status"] == "OK"          # the run was allowed 4x the memory
+    assert by_name["touch 1.5x ML"]["passed"] is False
+    assert by_name["touch 0.5x ML"]["passed"]         # the rest still measures right
+    assert by_name["baseline (touches nothing)"]["passed"]
