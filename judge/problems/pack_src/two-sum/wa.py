@@ -1,0 +1,2 @@
+# Wrong: gives up at once and claims there is no pair.
+print(-1)

@@ -1,0 +1,3 @@
+def solve(:
+    return 1
+print(solve())

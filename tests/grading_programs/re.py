@@ -1,0 +1,4 @@
+import sys
+
+sys.stdin.read()
+print(1 // 0)

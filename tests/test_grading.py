@@ -1,0 +1,147 @@
+"""Grading over the embedded pack: for every problem, AC, WA, TLE, MLE, RE and CE solutions in
+C++, Python and Java get their verdicts."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge import JudgeError
+from judge.grade import Grader
+from judge.languages import java_class_name
+from judge.problems.registry import list_problems, resolve
+
+ROOT = Path(__file__).resolve().parents[1]
+PACK_SOURCES = ROOT / "judge" / "problems" / "pack_src"
+GENERIC = Path(__file__).parent / "grading_programs"
+LANG_FILES = {  # kind -> file per language; generic failures apply to every problem
+    "AC": {"cpp": "sol.cpp", "python": "sol.py", "java": "Main.java"},
+    "WA": {"cpp": "wa.cpp", "python": "wa.py", "java": "WA.java"},
+    "TLE": {"cpp": "tle.cpp", "python": "tle.py", "java": "TimeLimit.java"},
+    "MLE": {"cpp": "mle.cpp", "python": "mle.py", "java": "MemoryLimit.java"},
+    "RE": {"cpp": "re.cpp", "python": "re.py", "java": "RuntimeError.java"},
+    "CE": {"cpp": "ce.cpp", "python": "ce.py", "java": "CompileError.java"},
+}
+PROBLEMS = sorted(p.id for p in list_problems())
+
+
+def source_dir(problem_id: str) -> Path:
+    return PACK_SOURCES / problem_id.split("/", 1)[1] if problem_id.startswith("pack/") \
+        else PACK_SOURCES / problem_id.replace("/", "-")
+
+
+def solution(problem_id: str, kind: str, lang: str) -> Path:
+    name = LANG_FILES[kind][lang]
+    specific = source_dir(problem_id) / name
+    return specific if kind in ("AC", "WA") else GENERIC / name
+
+
+@pytest.fixture(scope="module")
+def grader(require_sandbox):
+    with Grader(slot=40) as g:
+        yield g
+
+
+def test_the_pack_is_there():
+    assert "codeforces/2020A" in PROBLEMS
+    assert len([p for p in PROBLEMS if p.startswith("pack/")]) >= 6
+
+
+@pytest.mark.parametrize("lang", ["cpp", "python", "java"])
+@pytest.mark.parametrize("kind", list(LANG_FILES))
+@pytest.mark.parametrize("problem_id", PROBLEMS)
+def test_verdicts(grader, problem_id, kind, lang):
+    path = solution(problem_id, kind, lang)
+    assert path.is_file(), f"missing {path}"
+    result = grader.grade(path.read_text(), lang, resolve(problem_id))
+    assert result.verdict == kind, (result.verdict, [t.to_dict() for t in result.tests][-1:],
+                                    result.compile.log[-500:])
+    if kind == "AC":
+        assert len(result.tests) == len(resolve(problem_id).tests)
+        assert all(t.verdict == "AC" for t in result.tests)
+    elif kind == "CE":
+        assert result.tests == [] and result.compile.log.strip()
+    else:
+        assert result.tests[-1].verdict == kind
+        assert all(t.verdict == "AC" for t in result.tests[:-1])
+
+
+def test_all_tests_runs_past_the_first_failure(grader):
+    problem = resolve("2020A")
+    source = (GENERIC / "tle.cpp").read_text()
+    result = grader.grade(source, "cpp", problem, all_tests=True)
+    assert result.verdict == "TLE" and len(result.tests) == len(problem.tests)
+
+
+def test_time_limit_is_scaled_per_language(grader):
+    problem = resolve("2020A")
+    source = (GENERIC / "tle.py").read_text()
+    result = grader.grade(source, "python", problem)
+    assert result.time_limit_ms == 2 * problem.time_limit_ms
+    assert result.verdict == "TLE"
+    # Killed by the CPU limit at twice the problem's limit (or by the wall clock on a loaded
+    # machine, which is later still): never at the unscaled limit.
+    assert result.tests[-1].cpu_time_ms >= 2 * problem.time_limit_ms or \
+        result.tests[-1].checker_message == "killed by wall-timer"
+
+
+def test_compile_cache_hits_the_second_time(grader):
+    problem = resolve("2020A")
+    source = (source_dir("codeforces/2020A") / "sol.cpp").read_text() + "\n// cache probe\n"
+    first = grader.grade(source, "cpp", problem)
+    second = grader.grade(source, "cpp", problem)
+    assert first.verdict == second.verdict == "AC"
+    assert not first.compile.cached and second.compile.cached
+
+
+def test_unknown_language_is_a_judge_error(grader):
+    with pytest.raises(JudgeError):
+        grader.grade("x", "cobol", resolve("2020A"))
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("public class Solution { public static void main(String[] a) {} }", "Solution"),
+    ("import java.util.*;\nclass Helper {}\npublic final class Answer {\n"
+     "  public static void main(String[] a) {}\n}", "Answer"),
+    ("class A {}\nclass B { public static void main(String[] args) {} }", "B"),
+    ("// public class Fake\nclass Main { static public void main(String[] a) {} }", "Main"),
+    ("/* public class Nope {} */ class Runner { public static void main(String[] a) {} }", "Runner"),
+])
+def test_java_class_name(source, expected):
+    assert java_class_name(source) == expected
+
+
+def judge_cli(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args],
+                          capture_output=True, text=True, cwd=cwd, timeout=600)
+
+
+def test_cli_run_quick_start_and_json(require_sandbox):
+    sol = source_dir("codeforces/2020A") / "sol.cpp"
+    out = judge_cli("run", str(sol), "--problem", "2020A")
+    assert out.returncode == 0, out.stderr
+    assert "AC" in out.stdout
+    out = judge_cli("run", str(GENERIC / "re.py"), "--problem", "codeforces/2020A", "--json")
+    assert out.returncode == 1, out.stderr
+    data = json.loads(out.stdout)
+    assert data["verdict"] == "RE" and data["language"] == "python"
+    assert set(data) >= {"verdict", "problem", "language", "compile", "tests", "max_cpu_time_ms",
+                         "max_memory_kb"}
+    assert set(data["tests"][0]) == {"index", "verdict", "cpu_time_ms", "wall_time_ms", "memory_kb",
+                                     "exit_code", "signal", "checker_message"}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "/nonexistent.cpp", "--problem", "2020A"], "no such file"),
+    (["run", "tests/grading_programs/tle.cpp", "--problem", "9999Z"], "9999Z"),
+    (["run", "tests/grading_programs/tle.cpp", "--problem", "2020A", "--lang", "cobol"], "cobol"),
+    (["run", "README.md", "--problem", "2020A"], "language"),
+])
+def test_cli_run_bad_input(args, message):
+    out = judge_cli(*args)
+    assert out.returncode == 2
+    assert message in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
