@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -37,9 +38,10 @@ def report_of(done: subprocess.CompletedProcess) -> dict:
                     f"{done.stderr[-4000:]}")
 
 
-def failures(report: dict) -> list[str]:
+def failures(report: dict, *, real_only: bool = False) -> list[str]:
     return [f"{p['language']} {p['name']}: expected {p['expected']}, measured {p['measured']} "
-            f"{p['note']}" for p in report["probes"] if not p["passed"]]
+            f"{p['note']}" for p in report["probes"]
+            if not p["passed"] and not (real_only and p["inconclusive"])]
 
 
 # -- usage ---------------------------------------------------------------------------------------
@@ -53,6 +55,11 @@ def test_unknown_or_unsupported_language_is_bad_usage(spec):
 
 def test_unknown_probe_group_is_bad_usage():
     done = judge("audit", "--only", "speed")
+    assert done.returncode == 2, done.stdout + done.stderr
+
+
+def test_unusable_cpu_is_bad_usage():
+    done = judge("audit", "--only", "isolation", "--lang", "cpp", "--cpu", "4095")
     assert done.returncode == 2, done.stdout + done.stderr
 
 
@@ -124,7 +131,15 @@ def test_smt_siblings_outside_the_usable_cpus_do_not_count(tmp_path):
 def test_audit_passes_on_this_machine(require_sandbox):
     done = judge("audit", "--quick", "--json")
     report = report_of(done)
-    assert report["ok"] and done.returncode == 0, "\n".join(failures(report)) or done.stderr[-3000:]
+    # On a shared machine a CPU-bound probe may get under half a CPU, and then the wall timer
+    # rightly stops it before its CPU limit: the audit says so (exit 1, "inconclusive") rather
+    # than pass. Anything else that does not pass is a real fault.
+    assert not failures(report, real_only=True), "\n".join(failures(report))
+    if report["inconclusive"]:
+        assert done.returncode == 1 and not report["ok"]
+        warnings.warn("judge audit inconclusive on a busy machine: " + "; ".join(failures(report)))
+    else:
+        assert report["ok"] and done.returncode == 0, done.stderr[-3000:]
     probes = report["probes"]
     assert {p["group"] for p in probes} == {"time", "memory", "isolation", "stability"}
     languages = {p["language"] for p in probes}

@@ -37,11 +37,16 @@ class AuditReport:
     def failed(self) -> list[Probe]:
         return [p for p in self.probes if not p.passed]
 
+    @property
+    def inconclusive(self) -> list[Probe]:
+        return [p for p in self.probes if not p.passed and p.inconclusive]
+
     def to_dict(self) -> dict:
         return {"ok": self.ok, "languages": self.languages, "quick": self.quick,
                 "elapsed_s": round(self.elapsed_s, 1), "host": self.host.to_dict(),
                 "warnings": self.host.warnings, "skipped": self.skipped, "broken": self.broken,
                 "passed": sum(p.passed for p in self.probes), "failed": len(self.failed),
+                "inconclusive": len(self.inconclusive),
                 "probes": [p.to_dict() for p in self.probes]}
 
 
@@ -70,7 +75,7 @@ def parse_groups(spec: str | None) -> list[str]:
 
 
 def run_audit(languages: list[Language], *, explicit: bool = True, quick: bool = False,
-              groups: list[str] | None = None, slot: int = AUDIT_SLOT,
+              groups: list[str] | None = None, slot: int = AUDIT_SLOT, cpu: int | None = None,
               progress=None) -> AuditReport:
     started = time.perf_counter()
     groups = groups or list(GROUPS)
@@ -86,7 +91,12 @@ def run_audit(languages: list[Language], *, explicit: bool = True, quick: bool =
                                        "installed", "not installed", False))
         else:
             report.skipped.append(f"{lang.name}: toolchain not installed")
-    with ProbeRunner(slot=slot) as runner:
+    if cpu is None:
+        cpu = host.idlest_cpu(facts.cpus)
+    elif cpu not in facts.cpus:
+        raise JudgeError(f"CPU {cpu} is not usable here (usable: {', '.join(map(str, facts.cpus))})")
+    facts.audit_cpu = cpu
+    with ProbeRunner(slot=slot, cpu=cpu) as runner:
         facts.cgroup = runner.sandbox.cgroup or "unknown"
         facts.uid_mode = runner.sandbox.uid_mode or "unknown"
         audit = Audit(runner, usable, quick=quick, progress=progress)

@@ -21,6 +21,7 @@ class HostFacts:
     cpu_model: str
     cgroup: str = "unknown"               # what the Sandbox reports: v1, v2 or none
     uid_mode: str = "unknown"
+    audit_cpu: int | None = None          # the CPU the audit's slot was pinned to
     sources: dict = field(default_factory=dict)   # figure -> sorted list of sources seen
     warnings: list[str] = field(default_factory=list)
 
@@ -69,6 +70,34 @@ def smt_groups(cpus: list[int], root: str = SYS_CPU) -> list[list[int]]:
         if len(siblings) > 1 and siblings not in groups:
             groups.append(siblings)
     return groups
+
+
+def _cpu_ticks() -> dict[int, tuple[int, int]]:
+    """cpu -> (busy, total) jiffies from /proc/stat."""
+    ticks = {}
+    for line in (_read(Path("/proc/stat")) or "").splitlines():
+        name, *values = line.split()
+        if name.startswith("cpu") and name[3:].isdigit():
+            numbers = [int(v) for v in values[:8]]
+            idle = numbers[3] + (numbers[4] if len(numbers) > 4 else 0)
+            ticks[int(name[3:])] = (sum(numbers) - idle, sum(numbers))
+    return ticks
+
+
+def idlest_cpu(cpus: list[int], interval: float = 0.5) -> int:
+    """The usable CPU that was the least busy over `interval` seconds (slots pin to CPUs, and
+    other work on a shared machine often crowds the first ones)."""
+    import time
+    before = _cpu_ticks()
+    time.sleep(interval)
+    after = _cpu_ticks()
+
+    def busy(cpu: int) -> float:
+        if cpu not in before or cpu not in after:
+            return 1.0
+        total = after[cpu][1] - before[cpu][1]
+        return (after[cpu][0] - before[cpu][0]) / total if total > 0 else 0.0
+    return min(cpus, key=lambda cpu: (busy(cpu), cpu))
 
 
 def _cpu_model() -> str:

@@ -55,6 +55,9 @@ class Probe:
     passed: bool
     note: str = ""
     figures: dict = field(default_factory=dict)
+    # Not passed, and not proof of a fault either: the wall timer stopped a CPU-bound probe
+    # before its CPU limit because the machine gave it under half a CPU.
+    inconclusive: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -101,6 +104,15 @@ def _attempts_note(run: ProbeRun, attempts: int, tl: int) -> str:
         notes.append(f"the wall timer fired first: the program got {share:.0%} of a CPU, the "
                      "machine is too busy to test the CPU limit")
     return _join(*notes)
+
+
+def _starved(run: ProbeRun) -> bool:
+    """The wall timer ended a run that never reached its CPU limit, having had less than half a
+    CPU (the wall limit is at least twice the CPU limit): the CPU limit was never put to test."""
+    r = run.result
+    return (r.status == "TLE" and r.killed_by == "wall-timer" and
+            r.cpu_time_ms < run.limits.time_limit_ms and r.wall_time_ms > 0 and
+            r.cpu_time_ms / r.wall_time_ms < 0.5)
 
 
 def _status(run: ProbeRun) -> str:
@@ -226,7 +238,7 @@ class Audit:
                             f"{bare_text}")
                 expected = f"TLE at {tl} ms (needs ≈ {expected_ms:.0f} ms)"
             self._add(Probe("time", language.name, f"spinner {fraction}x TL", expected, measured,
-                            passed, note, figures))
+                            passed, note, figures, inconclusive=not passed and _starved(run)))
 
         self.progress(f"{language.name}: sleeping program")
         run = self._run(language, "sleep 60000")
@@ -253,6 +265,8 @@ class Audit:
             right = r.status == "OK" if expect_ok else (r.status == "TLE" and r.killed_by == "cpu-timer")
             if right or r.status not in ("OK", "TLE"):
                 return run, attempt
+            if attempt < ATTEMPTS:
+                time.sleep(attempt * (1.0 if _starved(run) else 0.2))   # let a busy spell pass
         return run, ATTEMPTS
 
     def _thread_probes(self, language: Language, cal: Calibration, tl: int) -> None:
@@ -272,7 +286,7 @@ class Audit:
                 self._add(Probe("time", language.name, f"2 threads x {share}x TL",
                                 f"OK, CPU ≈ 2 × {per_thread:.0f} = {expected:.0f} ms",
                                 f"{_status(run)}, {r.cpu_time_ms:.1f} ms ({_pct(r.cpu_time_ms, expected)})",
-                                passed, note, figures))
+                                passed, note, figures, inconclusive=not passed and _starved(run)))
             else:
                 over = r.cpu_time_ms - tl
                 figures["past_limit_ms"] = round(over, 3)
@@ -280,7 +294,7 @@ class Audit:
                 self._add(Probe("time", language.name, f"2 threads x {share}x TL",
                                 f"TLE at {tl} ms (needs ≈ {expected:.0f} ms)",
                                 f"{_status(run)}, {r.cpu_time_ms:.1f} ms ({over:+.1f} ms past the limit)",
-                                passed, note, figures))
+                                passed, note, figures, inconclusive=not passed and _starved(run)))
 
     # -- memory ------------------------------------------------------------------------------
     def memory_probes(self, language: Language) -> None:
@@ -461,13 +475,16 @@ class Audit:
         tl = self._limits(language).time_limit_ms
         units = cal.units_for(0.6 * tl)
         repetitions = 5 if self.quick else 20
+        # A generous limit: this measures the spread of CPU time, and with every core busy the
+        # wall timer of the problem's own limit would stop the runs first.
+        generous = TIME_LIMIT_MS * 10
         self.progress(f"{language.name}: {repetitions} identical runs, serial")
-        serial = self._run_many(language, [f"spin {units} 1"] * repetitions)
+        serial = self._run_many(language, [f"spin {units} 1"] * repetitions, generous)
         self._stability(language, "serial", serial, SPREAD_SERIAL, TARGET_SPREAD["serial"], units)
         workers = self._busy_cores()
         try:
             self.progress(f"{language.name}: {repetitions} identical runs, every core busy")
-            loaded = self._run_many(language, [f"spin {units} 1"] * repetitions)
+            loaded = self._run_many(language, [f"spin {units} 1"] * repetitions, generous)
         finally:
             self._stop(workers)
         self._stability(language, f"every core busy ({len(workers)} spinners)", loaded,

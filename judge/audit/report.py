@@ -16,6 +16,7 @@ def render(report, console: Console) -> None:
     governors = ", ".join(f"{g} (CPU {','.join(map(str, cpus))})"
                           for g, cpus in sorted(facts.governors.items()))
     table.add_row("CPU", escape(f"{facts.cpu_model}; usable CPUs {','.join(map(str, facts.cpus))}"))
+    table.add_row("audit slot", f"pinned to CPU {facts.audit_cpu}")
     table.add_row("frequency governor", escape(governors or "unknown"))
     table.add_row("SMT siblings", escape("; ".join(",".join(map(str, g)) for g in facts.smt_groups)
                                          or "none among the usable CPUs"))
@@ -32,7 +33,8 @@ def render(report, console: Console) -> None:
     for column in ("group", "lang", "probe", "expected", "measured", ""):
         probes.add_column(column, overflow="fold")
     for p in report.probes:
-        mark = "[green]pass[/]" if p.passed else "[red bold]FAIL[/]"
+        mark = ("[green]pass[/]" if p.passed else
+                "[yellow bold]BUSY[/]" if p.inconclusive else "[red bold]FAIL[/]")
         measured = escape(p.measured) + (f" [dim]({escape(p.note)})[/]" if p.note else "")
         probes.add_row(p.group, p.language, escape(p.name), escape(p.expected), measured, mark)
     console.print(probes)
@@ -47,6 +49,14 @@ def render(report, console: Console) -> None:
                       f"{report.elapsed_s:.0f} s" + (" (with warnings above: read them before "
                                                      "trusting timings)" if facts.warnings else ""))
     else:
-        names = ", ".join(f"{p.language} {p.name}" for p in report.failed)
-        console.print(f"[red bold]audit FAILED[/]: {len(report.failed)} of {len(report.probes)} "
-                      f"probes: {escape(names)} ({report.elapsed_s:.0f} s)")
+        real = [p for p in report.failed if not p.inconclusive]
+        if real:
+            names = ", ".join(f"{p.language} {p.name}" for p in real)
+            console.print(f"[red bold]audit FAILED[/]: {len(real)} of {len(report.probes)} "
+                          f"probes: {escape(names)} ({report.elapsed_s:.0f} s)")
+        if report.inconclusive:
+            names = ", ".join(f"{p.language} {p.name}" for p in report.inconclusive)
+            console.print(f"[yellow bold]audit INCONCLUSIVE[/]: {len(report.inconclusive)} probes "
+                          f"could not test the CPU limit because the machine gave them under half a "
+                          f"CPU and the wall timer fired first: {escape(names)}. Re-run the audit "
+                          f"when the machine is quieter ({report.elapsed_s:.0f} s)")

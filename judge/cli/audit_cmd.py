@@ -17,6 +17,8 @@ def audit_command(
                                        "(default: those three, skipping a missing toolchain)."),
     quick: bool = typer.Option(False, "--quick", help="Fewer repetitions and bare comparisons."),
     only: Optional[str] = typer.Option(None, "--only", help="Probe groups: time,memory,isolation,stability."),
+    cpu: Optional[int] = typer.Option(None, "--cpu", help="CPU to pin the audit's slot to "
+                                      "(default: the idlest usable CPU at start)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Run calibrated probes through the grading path; exit 0 only if every probe passes."""
@@ -31,7 +33,11 @@ def audit_command(
         raise fail(str(exc))
     errors = Console(stderr=True)
     progress = None if as_json else (lambda message: errors.print(f"[dim]… {message}[/]"))
-    report = run_audit(languages, explicit=explicit, quick=quick, groups=groups, progress=progress)
+    try:
+        report = run_audit(languages, explicit=explicit, quick=quick, groups=groups, cpu=cpu,
+                           progress=progress)
+    except JudgeError as exc:
+        raise fail(str(exc))
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2))
     else:
