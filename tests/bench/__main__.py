@@ -17,6 +17,8 @@ def main() -> int:
         sections.append(grading_bench.run)
     except ImportError:
         pass
+    from tests.bench import eval_bench
+    sections.append(eval_bench.run)
     for section in sections:
         section(console)
     return 0

@@ -1,0 +1,104 @@
+"""`judge eval` throughput on the embedded pack: samples judged per minute with --jobs 1 and
+--jobs 2 (fresh result stores each time), with a cold compile cache and then a warm one, and the
+share of the judging time spent compiling, running, checking, and in the judge's own work.
+
+Shares: compile/run/check are the wall time the graders spent in each phase (GradeResult
+timings), summed over slots; "grader other" is the rest of grade() (staging, reading outputs);
+"eval overhead" is the slot-time of the judging phases not spent inside grade() (scheduling,
+SQLite commits, progress), i.e. jobs x phase wall - sum of grade times.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parents[2]
+PACK_SRC = ROOT / "judge" / "problems" / "pack_src"
+LANG = {".cpp": "cpp", ".py": "python", ".java": "java"}
+
+
+def generations(path: Path) -> int:
+    """Every reference and wrong solution of the pack, as model completions (one per file)."""
+    rows = []
+    for problem_dir in sorted(p for p in PACK_SRC.iterdir() if p.is_dir()):
+        meta = json.loads((problem_dir / "problem.json").read_text())
+        for f in sorted(problem_dir.iterdir()):
+            lang = LANG.get(f.suffix)
+            if lang is None or f.name in ("gen.py", "checker.cpp") or f.stem.lower() in ("mle", "ce"):
+                continue
+            tag = {"cpp": "cpp", "python": "python", "java": "java"}[lang]
+            rows.append({"problem_id": meta["problem_id"], "language": lang,
+                         "completion": f"Solution:\n```{tag}\n{f.read_text()}```\n"})
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return len(rows)
+
+
+def measure(gens: Path, jobs: int, cache: Path, slot_base: int) -> dict:
+    from judge.evaluate.runner import EvalConfig, evaluate
+    old = os.environ.get("JUDGE_CACHE_DIR")
+    os.environ["JUDGE_CACHE_DIR"] = str(cache)
+    try:
+        with tempfile.TemporaryDirectory(prefix="eval-bench-") as out:
+            started = time.perf_counter()
+            result = evaluate(EvalConfig(generations=gens, jobs=jobs, out=Path(out),
+                                         slot_base=slot_base, progress=False))
+            wall = time.perf_counter() - started
+    finally:
+        if old is None:
+            os.environ.pop("JUDGE_CACHE_DIR", None)
+        else:
+            os.environ["JUDGE_CACHE_DIR"] = old
+    stats = result.stats
+    judging_ms = sum(stats.get("phase_wall_ms", {}).values())
+    slot_ms = sum(stats["phase_wall_ms"][p] * stats["slots"][p] for p in stats.get("phase_wall_ms", {}))
+    grade, comp, run, check = (stats.get(k, 0.0) for k in ("grade_ms", "compile_ms", "run_ms", "check_ms"))
+    return {
+        "jobs": jobs, "samples": len(result.samples), "judged": stats.get("judged", 0),
+        "reruns": stats.get("judged_rerun", 0), "wall_s": wall, "judging_s": judging_ms / 1e3,
+        "per_min": stats.get("judged_parallel", 0) / (stats["phase_wall_ms"]["parallel"] / 6e4),
+        "shares": {"compile": comp / slot_ms, "run": run / slot_ms, "check": check / slot_ms,
+                   "grader other": max(grade - comp - run - check, 0.0) / slot_ms,
+                   "eval overhead": max(slot_ms - grade, 0.0) / slot_ms},
+        "verdicts": result.summary["verdicts"],
+    }
+
+
+def run(console) -> list[dict]:
+    console.rule("judge eval throughput (embedded pack)")
+    results = []
+    with tempfile.TemporaryDirectory(prefix="eval-bench-gen-") as tmp:
+        gens = Path(tmp) / "gens.jsonl"
+        n = generations(gens)
+        console.print(f"{n} samples: every reference/wrong solution of the pack (C++, Python, Java)")
+        for jobs in (1, 2):
+            cache = Path(tmp) / f"cache-{jobs}"
+            for label in ("cold", "warm"):
+                m = measure(gens, jobs, cache, slot_base=660)
+                m["cache"] = label
+                results.append(m)
+    table = Table(title="samples judged per minute (parallel phase); time shares of slot time")
+    for col in ("jobs", "cache", "samples/min", "judging s", "reruns", "compile", "run",
+                "check", "grader", "overhead"):
+        table.add_column(col, justify="right")
+    for m in results:
+        sh = m["shares"]
+        table.add_row(str(m["jobs"]), m["cache"], f"{m['per_min']:.0f}", f"{m['judging_s']:.1f}",
+                      str(m["reruns"]), *[f"{sh[k]:.0%}" for k in ("compile", "run", "check",
+                                                                   "grader other", "eval overhead")])
+    console.print(table)
+    console.print(f"verdicts: {results[-1]['verdicts']}")
+    for cache in ("cold", "warm"):
+        one = next(m for m in results if m["jobs"] == 1 and m["cache"] == cache)
+        two = next(m for m in results if m["jobs"] == 2 and m["cache"] == cache)
+        console.print(f"{cache} cache: --jobs 2 / --jobs 1 = {two['per_min'] / one['per_min']:.2f}x")
+    return results
+
+
+if __name__ == "__main__":
+    from rich.console import Console
+    run(Console())
