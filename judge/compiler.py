@@ -19,6 +19,7 @@ from judge.sandbox import Limits, Sandbox
 COMPILE_LIMITS = Limits(time_limit_ms=30_000, wall_time_limit_ms=60_000, memory_limit_mb=2048,
                         output_limit_mb=1, processes=64, file_size_limit_mb=256, stderr_limit_mb=1)
 LOG_LIMIT = 64 * 1024
+PCH_INSIDE = "/judge/pch"  # where the precompiled headers are seen in the compile sandbox
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class Compiler:
         self._sandboxes: dict[tuple, Sandbox] = {}
         self._pch: dict[str, Path | None] = {}
 
-    def _sandbox(self, policy: str, binds: tuple[str, ...] = ()) -> Sandbox:
+    def _sandbox(self, policy: str, binds: tuple = ()) -> Sandbox:
         key = (policy, binds)
         if key not in self._sandboxes:
             self._sandboxes[key] = Sandbox(box=self._box, policy=policy, slot=self.slot,
@@ -143,10 +144,10 @@ class Compiler:
         self._pch[language.name] = root
         return root
 
-    def compile(self, source: str, language: Language, binds: tuple[str, ...] = ()) -> CompileResult:
-        """binds: host directories the build may read (a testlib checkout)."""
+    def compile(self, source: str, language: Language, binds: tuple = ()) -> CompileResult:
+        """binds: (host directory, path inside) pairs the build may read (a testlib checkout)."""
         data = source.encode()
-        key = cache_key(data + "\0".join(binds).encode(), language)
+        key = cache_key(data + json.dumps([list(map(str, b)) for b in binds]).encode(), language)
         entry = self.cache / key[:2] / key
         done = entry / "result.json"
         if done.exists():
@@ -155,7 +156,7 @@ class Compiler:
             return CompileResult(meta["status"], meta["log"], artifacts, True, 0.0)
         return self._build(source, language, entry, binds)
 
-    def _build(self, source: str, language: Language, entry: Path, binds: tuple[str, ...]) -> CompileResult:
+    def _build(self, source: str, language: Language, entry: Path, binds: tuple) -> CompileResult:
         for child in self._box.iterdir():
             shutil.rmtree(child) if child.is_dir() else child.unlink()
         name = language.file_name(source)
@@ -164,8 +165,8 @@ class Compiler:
         argv = language.compile_argv(source)
         pch = self.precompiled_header(language) if argv else None
         if pch is not None:
-            argv = [argv[0], "-I", str(pch), *argv[1:]]
-            binds = (*binds, str(pch))
+            argv = [argv[0], "-I", PCH_INSIDE, *argv[1:]]
+            binds = (*binds, (str(pch), PCH_INSIDE))
         started = time.perf_counter()
         log = ""
         if argv is None:

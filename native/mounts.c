@@ -154,7 +154,7 @@ void setup_root(const struct slot_config *cfg) {
     for (size_t i = 0; i < sizeof(default_binds) / sizeof(default_binds[0]); i++)
         bind_host_path(default_binds[i], default_binds[i], false);
     for (int i = 0; i < cfg->nbinds; i++)
-        bind_host_path(cfg->binds[i], cfg->binds[i], false);
+        bind_host_path(cfg->binds[i], cfg->bind_targets[i], false);
 
     mkdir_p(NEWROOT "/box", 0755);
     if (cfg->box) {

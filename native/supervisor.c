@@ -42,7 +42,7 @@ void die(const char *fmt, ...) {
 
 static void usage(void) {
     die("usage: judge-supervisor --sock FD --slot N [--cpu C] [--box DIR] [--box-writable] "
-        "[--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind PATH]...");
+        "[--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind HOST[=INSIDE]]...");
 }
 
 static long parse_number(const char *text, long min, long max) {
@@ -87,11 +87,21 @@ static void parse_args(int argc, char **argv, struct slot_config *cfg) {
             else if (!cfg->cgroup_auto)
                 usage();
             break;
-        case 'B':
-            if (cfg->nbinds >= MAX_BINDS || optarg[0] != '/')
+        case 'B': {
+            /* --bind HOST or --bind HOST=INSIDE, both absolute. */
+            char *target = strchr(optarg, '=');
+            if (target)
+                *target++ = '\0';
+            else
+                target = optarg;
+            if (cfg->nbinds >= MAX_BINDS || optarg[0] != '/' || target[0] != '/' ||
+                strcmp(target, "/") == 0 || strncmp(target, "/tmp", 4) == 0 ||
+                strncmp(target, "/proc", 5) == 0 || strncmp(target, "/dev", 4) == 0)
                 usage();
-            cfg->binds[cfg->nbinds++] = optarg;
+            cfg->binds[cfg->nbinds] = optarg;
+            cfg->bind_targets[cfg->nbinds++] = target;
             break;
+        }
         default: usage();
         }
     }

@@ -25,7 +25,8 @@ struct slot_config {
     enum cgroup_mode cgroup; /* what the slot actually uses */
     bool cgroup_auto;
     bool privileged;         /* started by root: a second, unprivileged uid runs the programs */
-    const char *binds[MAX_BINDS];
+    const char *binds[MAX_BINDS];   /* host paths, read-only ... */
+    const char *bind_targets[MAX_BINDS]; /* ... seen at these paths inside */
     int nbinds;
     int sock;                /* SOCK_SEQPACKET to the Python side */
 };

@@ -16,6 +16,7 @@ from judge.sandbox import Limits, Sandbox
 
 CHECKER_LIMITS = Limits(time_limit_ms=10_000, memory_limit_mb=1024, output_limit_mb=1,
                         stderr_limit_mb=1)
+TESTLIB_INSIDE = "/judge/testlib"
 EXIT_VERDICTS = {0: "OK", 1: "WA", 2: "PE", 3: "FAIL", 4: "PE", 7: "POINTS", 8: "PE"}
 
 
@@ -62,12 +63,12 @@ class CheckerRunner:
 
     def _checker_language(self):
         cpp = LANGUAGES["cpp"]
-        include = ("-I", str(self.testlib)) if self.testlib else ()
+        include = ("-I", TESTLIB_INSIDE) if self.testlib else ()
         return replace(cpp, name="checker", compile=("g++", "-std=c++17", "-O2", *include,
                                                      "-o", "code.exe", "code.cpp"))
 
     def _run_custom(self, source: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
-        binds = (str(self.testlib),) if self.testlib else ()
+        binds = ((str(self.testlib), TESTLIB_INSIDE),) if self.testlib else ()
         compiled = self.compiler.compile(source, self._checker_language(), binds=binds)
         if compiled.status != "OK":
             raise JudgeError(f"the checker does not compile: {compiled.log.strip()[:500]}")

@@ -60,13 +60,15 @@ class Sandbox:
     """`with Sandbox(box=DIR) as sb: sb.run(["./prog"], Limits(...), stdin=b"...")`.
 
     DIR is mounted read-only (or read-write with box_writable) as the working directory /box.
-    The slot is reusable: every run gets a fresh cgroup and a clean /tmp.
+    binds: more host directories, read-only: a path (seen at the same path inside) or a pair
+    (host path, inside path). The slot is reusable: every run gets a fresh cgroup and a clean
+    /tmp.
     """
 
     def __init__(self, box: str | os.PathLike | None = None, policy: str = "native", *,
                  slot: int = 0, cpu: int | None = None, cgroup: str = "auto",
                  box_writable: bool = False, tmp_size_mb: int = 64,
-                 binds: tuple[str, ...] = (), env: dict[str, str] | None = None) -> None:
+                 binds: tuple = (), env: dict[str, str] | None = None) -> None:
         if box is not None:
             box = Path(box).resolve()
             if not box.is_dir():
@@ -109,8 +111,10 @@ class Sandbox:
             args += ["--box", str(self.box)]
         if self.box_writable:
             args.append("--box-writable")
-        for path in self.binds:
-            args += ["--bind", str(Path(path).resolve())]
+        for bind in self.binds:
+            # A host path seen at the same path inside, or (host path, inside path).
+            host, inside = (bind, bind) if isinstance(bind, (str, os.PathLike)) else bind
+            args += ["--bind", f"{Path(host).resolve()}={inside}"]
         try:
             self._process = subprocess.Popen(args, pass_fds=(theirs.fileno(),), close_fds=True,
                                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
