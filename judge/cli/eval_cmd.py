@@ -12,23 +12,19 @@ import typer
 from judge.cli import app, fail
 from judge.evaluate.runner import DATASET_HELP
 
-EVAL_HELP = f"""Grade every generation of GENERATIONS (JSONL or parquet; one row per sample with
-problem_id, language, and completion or code, plus an optional sample_index), then report
-avg@n, pass@k, per-language spread, verdicts and ratings.
-
-\b
-The code of a completion is its last fenced code block; a completion without one is a failed
-sample ("NO_CODE"). Rows naming an unknown problem or language are reported and skipped.
-Results are kept in OUT/results.db keyed by content: a rerun (after Ctrl-C or a crash) judges
-only what is missing, and identical programs are judged once. Reports: OUT/summary.json,
-OUT/results.jsonl (per sample, per test), OUT/report.html.
-
-\b
---dataset SOURCE:
-{DATASET_HELP}
-
-\b
-Exit status: 0 done, 2 bad input, 130 interrupted (rerun to resume)."""
+EVAL_HELP = (
+    "Grade every generation of GENERATIONS, then report avg@n, pass@k, per-language "
+    "spread, verdicts and ratings.\n\n"
+    "GENERATIONS is JSONL or parquet, one row per sample: problem_id, language, and "
+    "completion (the model's text; its last fenced code block is the code) or code, plus "
+    "an optional sample_index. A completion without a code block is a failed sample "
+    "(NO_CODE). Rows naming an unknown problem or language are reported and skipped.\n\n"
+    "Results are kept in OUT/results.db, keyed by content: a rerun (after Ctrl-C or a "
+    "crash) judges only what is missing, and identical programs are judged once. Reports: "
+    "OUT/summary.json, OUT/results.jsonl (per sample, per test) and OUT/report.html.\n\n"
+    "\b\n" + DATASET_HELP + "\n\n"
+    "Exit status: 0 done, 2 bad input, 130 interrupted (rerun to resume)."
+)
 
 
 @app.command("eval", help=EVAL_HELP)
@@ -37,7 +33,7 @@ def eval_command(
     dataset: Optional[str] = typer.Option(None, "--dataset", "-d",
                                           help="Where problems come from (see above)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j",
-                                       help="Worker slots, one pinned per core [default: cores]."),
+                                       help="Worker slots, one pinned per core \\[default: all cores]."),
     out: Path = typer.Option(Path("judge-eval-out"), "--out", "-o",
                              help="Output directory (result store and reports)."),
     standings: Optional[Path] = typer.Option(

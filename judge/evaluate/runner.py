@@ -49,14 +49,16 @@ STORE_NAME = "results.db"
 
 DATASET_HELP = """\
 Where problems come from:
-  (default) or 'pack'               the embedded problem pack
-  <path or hub id>                  CF-Div2-Stepfun (parquet file, directory or hub id),
-                                    falling back to the embedded pack (also 'stepfun:<...>')
-  livecodebench:[<path or hub id>][?release=release_v5&start=2024-08-01&end=2025-02-28
-                &platform=leetcode,atcoder&difficulty=easy,medium&time_limit_ms=6000
-                &memory_limit_mb=4096]   (alias lcb:; default hub id livecodebench/code_generation_lite)
-  codecontests:[<path or hub id>][?split=test&tests=public,private,generated]
-                                    (alias cc:; default hub id deepmind/code_contests)"""
+  pack (default)   the embedded problem pack
+  PATH or HUB_ID   CF-Div2-Stepfun (parquet file, directory, hub id),
+                   then the pack; also written stepfun:PATH
+  livecodebench:[PATH or HUB_ID][?OPTIONS]   (or lcb:)
+      options: release=release_v5, start=2024-08-01, end=2025-02-28,
+      platform=leetcode,atcoder, difficulty=easy,medium,
+      time_limit_ms=6000, memory_limit_mb=4096 (joined with &);
+      default hub id livecodebench/code_generation_lite
+  codecontests:[PATH or HUB_ID][?split=test&tests=public,private,generated]
+      (or cc:); default hub id deepmind/code_contests"""
 
 _SCHEMES = {"stepfun": "stepfun", "cf": "stepfun", "livecodebench": "livecodebench",
             "lcb": "livecodebench", "codecontests": "codecontests", "cc": "codecontests"}
