@@ -59,9 +59,11 @@ class GradeResult:
     def to_dict(self) -> dict:
         return {
             "verdict": self.verdict, "problem": self.problem, "language": self.language,
-            "compile": {"status": self.compile.status, "log": self.compile.log},
+            "compile": self.compile.to_dict(),
             "tests": [t.to_dict() for t in self.tests],
             "max_cpu_time_ms": self.max_cpu_time_ms, "max_memory_kb": self.max_memory_kb,
+            "time_limit_ms": self.time_limit_ms, "memory_limit_mb": self.memory_limit_mb,
+            "timings": {phase: round(seconds, 4) for phase, seconds in self.timings.items()},
         }
 
 
@@ -71,7 +73,9 @@ def run_limits(problem: Problem, language: Language) -> Limits:
 
 
 class Grader:
-    """A reusable grading slot: one compile sandbox, one run sandbox, one checker sandbox."""
+    """A reusable grading slot: one compile sandbox, one run sandbox, one checker sandbox.
+
+    Like a Sandbox, a Grader belongs to the thread that creates it."""
 
     def __init__(self, slot: int = 0, cpu: int | None = None, testlib: str | None = None) -> None:
         self.slot = slot

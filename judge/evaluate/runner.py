@@ -332,17 +332,9 @@ class Task:
 @dataclass
 class Outcome:
     task: Task
-    record: dict            # the stored result: GradeResult.to_dict() + limits + compile figures
+    record: dict            # the stored result: GradeResult.to_dict()
     timing: dict            # ms: grade, compile, run, check
     finished: float
-
-
-def grade_record(result) -> dict:
-    record = result.to_dict()
-    record["compile"] = result.compile.to_dict()
-    record["time_limit_ms"] = result.time_limit_ms
-    record["memory_limit_mb"] = result.memory_limit_mb
-    return record
 
 
 def _se_record(task: Task, message: str) -> dict:
@@ -393,7 +385,7 @@ class Pool:
                 started = time.perf_counter()
                 try:
                     result = grader.grade(task.source, task.language, task.problem)
-                    record = grade_record(result)
+                    record = result.to_dict()
                     phases = getattr(result, "timings", {}) or {}
                 except Exception as exc:  # the judge failed on this program: SE, retried later
                     message = f"{type(exc).__name__}: {exc}"

@@ -62,7 +62,8 @@ class Sandbox:
     DIR is mounted read-only (or read-write with box_writable) as the working directory /box.
     binds: more host directories, read-only: a path (seen at the same path inside) or a pair
     (host path, inside path). The slot is reusable: every run gets a fresh cgroup and a clean
-    /tmp.
+    /tmp. The supervisor dies with the thread that started it (PR_SET_PDEATHSIG follows the
+    parent thread), so a slot belongs to one thread for its whole life.
     """
 
     def __init__(self, box: str | os.PathLike | None = None, policy: str = "native", *,
@@ -116,9 +117,11 @@ class Sandbox:
             host, inside = (bind, bind) if isinstance(bind, (str, os.PathLike)) else bind
             args += ["--bind", f"{Path(host).resolve()}={inside}"]
         try:
+            # A session of its own: a terminal's Ctrl-C is the judge's to handle, it must not
+            # reach the supervisor and the program it is running.
             self._process = subprocess.Popen(args, pass_fds=(theirs.fileno(),), close_fds=True,
                                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.PIPE)
+                                             stderr=subprocess.PIPE, start_new_session=True)
         finally:
             theirs.close()
         self._sock = ours
