@@ -478,27 +478,38 @@ class Audit:
         # A generous limit: this measures the spread of CPU time, and with every core busy the
         # wall timer of the problem's own limit would stop the runs first.
         generous = TIME_LIMIT_MS * 10
-        self.progress(f"{language.name}: {repetitions} identical runs, serial")
-        serial = self._run_many(language, [f"spin {units} 1"] * repetitions, generous)
-        self._stability(language, "serial", serial, SPREAD_SERIAL, TARGET_SPREAD["serial"], units)
-        workers = self._busy_cores()
-        try:
-            self.progress(f"{language.name}: {repetitions} identical runs, every core busy")
-            loaded = self._run_many(language, [f"spin {units} 1"] * repetitions, generous)
-        finally:
-            self._stop(workers)
-        self._stability(language, f"every core busy ({len(workers)} spinners)", loaded,
-                        SPREAD_LOADED, TARGET_SPREAD["loaded"], units)
+        for label, threshold, target, loaded in (
+                ("serial", SPREAD_SERIAL, TARGET_SPREAD["serial"], False),
+                ("every core busy", SPREAD_LOADED, TARGET_SPREAD["loaded"], True)):
+            earlier = ""
+            for attempt in (1, 2):
+                self.progress(f"{language.name}: {repetitions} identical runs, {label}")
+                workers = self._busy_cores() if loaded else []
+                try:
+                    runs = self._run_many(language, [f"spin {units} 1"] * repetitions, generous)
+                finally:
+                    self._stop(workers)
+                name = label + (f" ({len(workers)} spinners)" if loaded else "")
+                probe = self._stability(language, name, runs, threshold, target, units)
+                if earlier:
+                    probe.note = _join(earlier, probe.note)
+                if probe.passed or attempt == 2:
+                    self._add(probe)
+                    break
+                # A burst of outside load can spoil one series: measure a second one, and say so.
+                earlier = (f"series 2 of 2: the first one's spread was "
+                           f"{probe.figures['spread']:.2%}")
+                time.sleep(1.0)
 
     def _stability(self, language: Language, label: str, runs: list[ProbeRun], threshold: float,
-                   target: float, units: int) -> None:
+                   target: float, units: int) -> Probe:
         times = [r.result.cpu_time_ms for r in runs]
         statuses = sorted({r.result.status for r in runs})
         median = statistics.median(times)
         spread = (max(times) - min(times)) / median if median else float("inf")
         cv = statistics.pstdev(times) / statistics.fmean(times) if times else float("inf")
         walls = [r.result.wall_time_ms for r in runs]
-        self._add(Probe(
+        return Probe(
             "stability", language.name, f"{len(runs)} runs, {label}",
             f"all OK; spread (max−min)/median < {threshold:.0%}",
             f"{'/'.join(statuses)}; median {median:.1f} ms, spread {max(times) - min(times):.1f} ms "
@@ -506,7 +517,7 @@ class Audit:
             statuses == ["OK"] and spread < threshold,
             "" if spread < target else f"above the DESIGN §5 benchmark target of {target:.0%}",
             figures={"cpu_times_ms": times, "wall_times_ms": walls, "spread": spread, "cv": cv,
-                     "units": units}))
+                     "units": units})
 
     def _busy_cores(self) -> list[subprocess.Popen]:
         workers = []
