@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -90,7 +91,8 @@ def test_time_limit_is_scaled_per_language(grader):
 
 def test_compile_cache_hits_the_second_time(grader):
     problem = resolve("2020A")
-    source = (source_dir("codeforces/2020A") / "sol.cpp").read_text() + "\n// cache probe\n"
+    # A source no earlier run can have built: the cache is shared across runs of the suite.
+    source = (source_dir("codeforces/2020A") / "sol.cpp").read_text() + f"\n// {uuid.uuid4()}\n"
     first = grader.grade(source, "cpp", problem)
     second = grader.grade(source, "cpp", problem)
     assert first.verdict == second.verdict == "AC"
