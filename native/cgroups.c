@@ -224,8 +224,14 @@ static void sweep_stale(int parent) {
     closedir(dir);
 }
 
+/* Called by the outer supervisor once the slot is running, off the start-up path. */
+void cgroup_sweep_stale(void) {
+    for (int i = 0; i < cg.count; i++)
+        if (cg.parent_fd[i] >= 0)
+            sweep_stale(cg.parent_fd[i]);
+}
+
 static int make_slot_dir(int parent, int *slot_fd) {
-    sweep_stale(parent);
     if (mkdirat(parent, cg.slot_name, 0755) < 0 && errno != EEXIST)
         return -1;
     *slot_fd = openat(parent, cg.slot_name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);

@@ -28,20 +28,22 @@ static const char *const default_binds[] = {
 
 static const char *const device_nodes[] = {"null", "zero", "full", "random", "urandom"};
 
+/* mkdir -p: one call in the common case, walking up only when a parent is missing. */
 static void mkdir_p(const char *path, mode_t mode) {
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+    if (mkdir(path, mode) == 0 || errno == EEXIST)
+        return;
+    if (errno != ENOENT)
+        die("mkdir %s: %m", path);
+    char parent[PATH_MAX];
+    if (snprintf(parent, sizeof(parent), "%s", path) >= (int)sizeof(parent))
         die("path too long: %s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(tmp, mode) < 0 && errno != EEXIST)
-            die("mkdir %s: %m", tmp);
-        *p = '/';
-    }
-    if (mkdir(tmp, mode) < 0 && errno != EEXIST)
-        die("mkdir %s: %m", tmp);
+    char *slash = strrchr(parent, '/');
+    if (!slash || slash == parent)
+        die("mkdir %s: %m", path);
+    *slash = '\0';
+    mkdir_p(parent, 0755);
+    if (mkdir(path, mode) < 0 && errno != EEXIST)
+        die("mkdir %s: %m", path);
 }
 
 static void make_read_only(const char *target, unsigned long extra) {

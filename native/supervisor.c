@@ -160,6 +160,9 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
              cfg->privileged ? "separate" : "mapped-self");
     if (send_line(cfg->sock, ready) < 0)
         _exit(1);
+    /* The first run's cgroup, made while the judge prepares its request. */
+    if (cgroup_prepare(0, 0) < 0)
+        snprintf(pending_error, sizeof(pending_error), "prepare cgroup: %s", strerror(errno));
     for (;;) {
         struct run_request req;
         int rc = read_request(cfg->sock, buffer, sizeof(buffer), &req);
@@ -237,6 +240,7 @@ int main(int argc, char **argv) {
     close(gate[1]);
     close(cfg.sock);
     report_sock = -1;
+    cgroup_sweep_stale();
 
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {

@@ -73,6 +73,7 @@ int reset_tmp(const struct slot_config *cfg);
 enum cgroup_mode cgroup_detect(void);
 int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap);
 void cgroup_slot_destroy(void);
+void cgroup_sweep_stale(void);
 int cgroup_prepare(uint64_t memory, uint64_t processes);
 int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap);
 int cgroup_cleanup(char *err, size_t errcap);

@@ -38,6 +38,11 @@ def _become_subreaper() -> None:
 
 
 _SUBREAPER = False
+_LINGERING: list[subprocess.Popen] = []   # supervisors closed without waiting
+
+
+def _reap_lingering() -> None:
+    _LINGERING[:] = [p for p in _LINGERING if p.poll() is None]
 
 
 class SandboxError(JudgeError):
@@ -135,19 +140,25 @@ class Sandbox:
         self.uid_mode = fields.get("uid")
         return self
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """Ends the slot. With wait=False the supervisor finishes its clean-up (namespaces,
+        cgroup directories) on its own while the judge goes on; it is reaped later."""
         if self._sock is not None:
             self._sock.close()
             self._sock = None
         if self._process is not None:
-            try:
-                self._process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
             if self._process.stderr:
                 self._process.stderr.close()
+            if wait:
+                try:
+                    self._process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    self._process.kill()
+                    self._process.wait()
+            else:
+                _LINGERING.append(self._process)
             self._process = None
+        _reap_lingering()
 
     def __enter__(self) -> "Sandbox":
         return self.start()
@@ -303,5 +314,8 @@ def run_once(argv: list[str], limits: Limits | None = None, *, box=None, policy:
              **kwargs) -> RunResult:
     """The cold path: a one-shot slot for a single run."""
     run_args = {k: kwargs.pop(k) for k in ("stdin", "stdout", "stderr", "env", "cwd") if k in kwargs}
-    with Sandbox(box=box, policy=policy, **kwargs) as sandbox:
+    sandbox = Sandbox(box=box, policy=policy, **kwargs).start()
+    try:
         return sandbox.run(argv, limits, **run_args)
+    finally:
+        sandbox.close(wait=False)
