@@ -184,20 +184,25 @@ enum cgroup_mode cgroup_detect(void) {
 
 static int open_dir(const char *path) { return open(path, O_DIRECTORY | O_RDONLY | O_CLOEXEC); }
 
+static DIR *opendir_at(int parent, const char *name) {
+    int fd = openat(parent, name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    DIR *dir = fdopendir(fd);
+    if (!dir)
+        close(fd);
+    return dir;
+}
+
 /* Removes a slot directory with the run directories under it (which must hold no task). */
 static void remove_slot_dir(int parent, const char *name) {
-    int slot_fd = openat(parent, name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
-    if (slot_fd < 0)
+    DIR *runs = opendir_at(parent, name);
+    if (!runs)
         return;
-    DIR *runs = fdopendir(slot_fd);
-    if (!runs) {
-        close(slot_fd);
-        return;
-    }
     struct dirent *run;
     while ((run = readdir(runs)))
         if (strncmp(run->d_name, "run", 3) == 0)
-            unlinkat(slot_fd, run->d_name, AT_REMOVEDIR);
+            unlinkat(dirfd(runs), run->d_name, AT_REMOVEDIR);
     closedir(runs);
     unlinkat(parent, name, AT_REMOVEDIR);
 }
@@ -205,14 +210,9 @@ static void remove_slot_dir(int parent, const char *name) {
 /* Removes slot directories left by supervisors that were killed before they could clean up
  * (named judge-<pid>-slot<n>, with <pid> no longer alive). Busy ones are left alone. */
 static void sweep_stale(int parent) {
-    int fd = openat(parent, ".", O_DIRECTORY | O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    DIR *dir = opendir_at(parent, ".");
+    if (!dir)
         return;
-    DIR *dir = fdopendir(fd);
-    if (!dir) {
-        close(fd);
-        return;
-    }
     struct dirent *entry;
     while ((entry = readdir(dir))) {
         int pid, slot;
