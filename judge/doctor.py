@@ -84,7 +84,7 @@ def _tool(name: str, command: list[str], without: str) -> Check:
     if not path:
         return Check(name, False, "not installed", without)
     try:
-        out = subprocess.run(command, capture_output=True, text=True, timeout=20)
+        out = subprocess.run([path, *command[1:]], capture_output=True, text=True, timeout=20)
         text = (out.stdout or out.stderr).strip().splitlines()
         version = text[0] if text else "?"
     except (OSError, subprocess.TimeoutExpired) as exc:
