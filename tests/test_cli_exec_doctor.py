@@ -1,0 +1,76 @@
+"""`judge exec` and `judge doctor` from the command line: exit codes, JSON, one-line errors."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULT_FIELDS = {"status", "exit_code", "signal", "cpu_time_ms", "wall_time_ms", "memory_kb",
+                 "output_bytes", "killed_by", "syscall", "sources", "error"}
+
+
+def judge(*args, cwd=ROOT, stdin=None):
+    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args],
+                          capture_output=True, text=True, cwd=cwd, timeout=300, input=stdin)
+
+
+def test_exec_json_reports_a_run_result(require_sandbox, box):
+    out = judge("exec", "--json", "--box", str(box), "--", "./exitcode", "3")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert set(result) == RESULT_FIELDS
+    assert result["status"] == "RE" and result["exit_code"] == 3
+
+
+def test_exec_echoes_stdout_and_reads_stdin_file(require_sandbox, tmp_path):
+    (tmp_path / "in.txt").write_text("21 21\n")
+    tmp_path.chmod(0o755)
+    out = judge("exec", "--policy", "python", "--box", str(tmp_path), "--stdin",
+                str(tmp_path / "in.txt"), "--", "python3", "-c",
+                "print(sum(map(int, input().split())))")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "42"
+    assert "judge: OK" in out.stderr
+
+
+def test_exec_stdout_to_file_and_limits(require_sandbox, box, tmp_path):
+    target = tmp_path / "out.bin"
+    out = judge("exec", "--json", "--box", str(box), "--time-limit", "200", "--wall-limit", "5000",
+                "--stdout", str(target), "--", "./spin", "ms", "2000")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["status"] == "TLE" and result["killed_by"] == "cpu-timer"
+    assert target.exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["exec"], "no command"),
+    (["exec", "--box", "/no/such/dir", "--", "true"], "--box"),
+    (["exec", "--time-limit", "-5", "--", "true"], "time limit"),
+    (["exec", "--memory-limit", "0", "--", "true"], "memory limit"),
+    (["exec", "--policy", "cobol", "--", "true"], "policy"),
+    (["exec", "--stdin", "/no/such/file", "--", "true"], "--stdin"),
+])
+def test_exec_bad_usage_is_one_line_and_exit_2(args, message):
+    out = judge(*args)
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    assert message in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_doctor_json_on_a_machine_with_the_features(require_sandbox):
+    out = judge("doctor", "--json")
+    assert out.returncode == 0, out.stdout + out.stderr
+    report = json.loads(out.stdout)
+    checks = {c["name"]: c for c in report["checks"]}
+    assert report["ok"] is True
+    for name in ("user namespaces", "seccomp", "pidfd", "sandbox", "cgroup v1", "cgroup v2",
+                 "cpu-clock timers", "g++", "javac", "python3"):
+        assert name in checks, name
+    for name in ("user namespaces", "seccomp", "pidfd", "sandbox"):
+        assert checks[name]["ok"], checks[name]
+    assert all(c["without"] for c in checks.values() if not c["ok"])
