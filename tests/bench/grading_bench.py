@@ -91,6 +91,60 @@ def checker_throughput(console: Console) -> None:
     console.print(table)
 
 
+SUM_SOURCE = r"""
+#include <cstdio>
+int main() {
+    long long n, s = 0, x, work;
+    if (scanf("%lld %lld", &n, &work) != 2) return 0;
+    for (long long i = 0; i < n; i++) { scanf("%lld", &x); s += x; }
+    volatile unsigned long long spin = 0;
+    for (long long i = 0; i < work; i++) spin = spin * 31 + i;
+    printf("%lld\n", s);
+}
+"""
+
+
+def _bare_loop(binary: Path, problem, workdir: Path) -> float:
+    """The same work with no sandbox: spawn, feed the input file, collect stdout, check."""
+    start = time.perf_counter()
+    for index, test in enumerate(problem.tests):
+        stdin = workdir / f"in{index}"
+        stdin.write_bytes(test.input)
+        with open(stdin, "rb") as source, tempfile.TemporaryFile() as sink:
+            pid = os.posix_spawn(str(binary), [str(binary)], {}, file_actions=[
+                (os.POSIX_SPAWN_DUP2, source.fileno(), 0), (os.POSIX_SPAWN_DUP2, sink.fileno(), 1)])
+            os.waitpid(pid, 0)
+            sink.seek(0)
+            assert check("ncmp", test.input, sink.read(), test.output).ok
+    return time.perf_counter() - start
+
+
+def hundred_tests(console: Console) -> None:
+    from judge.problems.model import Problem, TestCase
+    table = Table(title="a 100-test problem: judge vs a bare unsandboxed loop (spawn, run, check)")
+    for column in ("work per test", "bare loop s", "judge s", "ratio (target <= 1.3)"):
+        table.add_column(column, justify="right")
+    rng = random.Random(3)
+    with Grader() as grader:
+        for label, work in (("~0 ms", 0), ("~10 ms", 4_000_000), ("~50 ms", 20_000_000)):
+            tests = []
+            for _ in range(100):
+                values = [rng.randrange(10**9) for _ in range(1000)]
+                tests.append(TestCase(f"{len(values)} {work}\n{' '.join(map(str, values))}\n".encode(),
+                                      f"{sum(values)}\n".encode()))
+            problem = Problem("bench/sum", "sum", "", 5000, 256, "ncmp", tuple(tests))
+            grader.grade(SUM_SOURCE, "cpp", Problem(**{**problem.__dict__, "tests": tests[:1]}))
+            compiled = grader.compiler.compile(SUM_SOURCE, LANGUAGES["cpp"])
+            with tempfile.TemporaryDirectory() as tmp:
+                bare = _bare_loop(compiled.artifacts / "code.exe", problem, Path(tmp))
+            result = grader.grade(SUM_SOURCE, "cpp", problem)
+            assert result.verdict == "AC", result.verdict
+            judged = result.timings["total"]
+            table.add_row(label, f"{bare:.3f}", f"{judged:.3f}", f"{judged / bare:.2f}x")
+    console.print(table)
+
+
 def run(console: Console) -> None:
     end_to_end(console)
+    hundred_tests(console)
     checker_throughput(console)
