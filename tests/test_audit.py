@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.audit import host
+from judge.audit import host, probes
 from judge.audit.host import HostFacts
+from judge.audit.runner import PROGRAMS, ProbeRun
+from judge.sandbox import Limits, RunResult
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-c", "import sys; sys.argv[0] = 'judge'; from judge.cli import main; main()"]
@@ -125,6 +127,44 @@ def test_smt_siblings_outside_the_usable_cpus_do_not_count(tmp_path):
     assert _facts(root, [0, 1]).smt_groups == []
 
 
+# -- self-timed spinners ---------------------------------------------------------------------------
+
+def test_python_spinner_times_itself():
+    """`cpu MS`: the thread spins until its own CPU clock reaches MS, whatever the CPU's speed,
+    and the program reports its process CPU time, which includes the spin."""
+    done = subprocess.run([sys.executable, str(PROGRAMS / "probe.py")], input="cpu 60\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.split("\n")
+    assert lines[0] == "ok"
+    words = lines[1].split()
+    assert words[0] == "process_cpu_ms" and float(words[1]) >= 60.0
+
+
+def _run_with_output(text: str) -> ProbeRun:
+    result = RunResult("OK", 0, None, 100.0, 110.0, 1024, len(text), None, None)
+    return ProbeRun(result, text.encode(), Limits(), "WA")
+
+
+def test_own_cpu_figure_is_parsed():
+    assert probes._own_cpu(_run_with_output("ok\nprocess_cpu_ms 812.25\n")) == 812.25
+    assert probes._own_cpu(_run_with_output("ok\nprocess_cpu_ms 560\n")) == 560.0
+    assert probes._own_cpu(_run_with_output("ok\n")) is None
+    assert probes._own_cpu(_run_with_output("")) is None
+
+
+def test_sandbox_cpu_must_agree_with_the_programs_own_clock():
+    # A little above the program's own figure is right: the sandbox also counts exec and exit.
+    assert probes._agrees(503.2, 500.0, "python")
+    assert probes._agrees(500.0, 500.0, "cpp")
+    # Far above, or below by more than a rounding: the sandbox measured wrong.
+    assert not probes._agrees(600.0, 500.0, "cpp")
+    assert not probes._agrees(480.0, 500.0, "cpp")
+    assert not probes._agrees(500.0, None, "cpp")
+    # Java's own figure counts 10 ms ticks rounded down: that much more is allowed.
+    assert probes._agrees(534.0, 500.0, "java") and not probes._agrees(534.0, 500.0, "cpp")
+
+
 # -- the real audit ------------------------------------------------------------------------------
 
 @pytest.mark.sandbox
@@ -155,9 +195,18 @@ def test_audit_passes_on_this_machine(require_sandbox):
     touched = next(p for p in probes if p["language"] == "cpp" and p["name"] == "touch 0.9x ML")
     assert touched["figures"]["status"] == "OK"
     assert touched["figures"]["peak_mb"] > touched["figures"]["size_mb"]
-    over = next(p for p in probes if p["language"] == "cpp" and p["name"] == "spinner 2.0x TL")
-    assert over["figures"]["status"] == "TLE"
-    assert over["figures"]["cpu_time_ms"] >= over["figures"]["time_limit_ms"]
+    for language in languages:
+        over = next(p for p in probes if p["language"] == language and p["name"] == "spinner 1.1x TL")
+        if not over["inconclusive"]:
+            assert over["figures"]["status"] == "TLE" and over["figures"]["killed_by"] == "cpu-timer"
+            assert over["figures"]["cpu_time_ms"] >= over["figures"]["time_limit_ms"]
+        under = next(p for p in probes if p["language"] == language and p["name"] == "spinner 0.9x TL")
+        if under["passed"]:
+            # The self-timed spinner's own clock is the reference the sandbox is held against.
+            figures = under["figures"]
+            assert figures["own_cpu_ms"] is not None
+            assert figures["cpu_time_ms"] >= figures["spin_ms"]
+            assert figures["cpu_time_ms"] < figures["time_limit_ms"]
 
 
 @pytest.mark.sandbox

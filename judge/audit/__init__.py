@@ -1,6 +1,6 @@
 """`judge audit`: proves on this machine that the judge enforces and measures limits right.
 
-Calibrated probes run through the grading path itself (language profile, sandboxed Compiler,
+Self-timed probes run through the grading path itself (language profile, sandboxed Compiler,
 the Grader's run slot with the language's policy and run limits); each probe states what a
 correct judge reports and what this one did. Host facts that make timings untrustworthy come
 with a warning and what to do about it."""

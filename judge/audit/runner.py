@@ -42,7 +42,8 @@ class ProbeRun:
     result: RunResult
     output: bytes
     limits: Limits            # the limits the grading path used (the language's scaled ones)
-    verdict: str              # the Grader's verdict for the test (AC when the output was "ok")
+    verdict: str              # the Grader's verdict (AC when the output was just "ok"; the
+                              # spinners also print their own CPU time, so theirs is WA)
 
     @property
     def text(self) -> str:
@@ -86,7 +87,7 @@ class _AuditGrader(Grader):
 
 
 class ProbeRunner:
-    """`runner.run("cpp", "spin 100 1", time_limit_ms=500, memory_limit_mb=256)`."""
+    """`runner.run(cpp, "cpu 250 1", time_limit_ms=500, memory_limit_mb=256)`."""
 
     def __init__(self, slot: int = AUDIT_SLOT, cpu: int | None = None) -> None:
         self.grader = _AuditGrader(slot=slot, cpu=cpu)

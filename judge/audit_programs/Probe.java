@@ -1,17 +1,21 @@
 // judge audit: the Java probe program, the mode read from stdin (see judge/audit/).
-// spin N T | mem MB | sleep MS | connect PORT
+// cpu MS T | mem MB | sleep MS | connect PORT
 import java.io.*;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.*;
 import java.util.*;
 
 public class Probe {
     static volatile long sink;
 
-    // One unit of work: 65536 rounds of xorshift, about 0.1 ms of one core.
-    static long spin(long units, long seed) {
+    // Spins until the calling thread's own CPU clock reaches ns: whatever the speed of the CPU
+    // (or the JIT's progress), the thread has then used at least that much CPU time. The clock
+    // is read every 32768 rounds of xorshift, about 0.1 ms of compiled work.
+    static long spinUntil(ThreadMXBean clock, long ns, long seed) {
         long x = seed | 1;
-        for (long u = 0; u < units; u++)
-            for (int i = 0; i < 65536; i++) {
+        while (clock.getCurrentThreadCpuTime() < ns)
+            for (int i = 0; i < 32768; i++) {
                 x ^= x << 13;
                 x ^= x >>> 7;
                 x ^= x << 17;
@@ -23,17 +27,41 @@ public class Probe {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
         StringTokenizer st = new StringTokenizer(in.readLine());
         String mode = st.nextToken();
-        if (mode.equals("spin")) {
-            long units = Long.parseLong(st.nextToken());
+        if (mode.equals("cpu")) {
+            // cpu MS T: each of T threads spins MS ms of its own CPU time; the process's own CPU
+            // time so far is printed last, for the audit to hold against the sandbox's figure.
+            long ns = (long) (Double.parseDouble(st.nextToken()) * 1e6);
             int threads = st.hasMoreTokens() ? Integer.parseInt(st.nextToken()) : 1;
-            Thread[] pool = new Thread[threads - 1];
+            ThreadMXBean clock = ManagementFactory.getThreadMXBean();
+            Thread[] pool = new Thread[Math.max(threads, 1) - 1];
+            long[] out = new long[pool.length + 1];
             for (int t = 0; t < pool.length; t++) {
-                final long seed = t + 8;
-                pool[t] = new Thread(() -> { sink += spin(units, seed); });
+                final int slot = t + 1;
+                pool[t] = new Thread(() -> { out[slot] = spinUntil(clock, ns, slot + 7); });
                 pool[t].start();
             }
-            sink += spin(units, 7);
+            out[0] = spinUntil(clock, ns, 7);
             for (Thread t : pool) t.join();
+            for (long v : out) sink += v;
+            com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            // getProcessCpuTime counts clock ticks (10 ms, rounded down). The JIT compiles on
+            // threads of its own and may go on after the spin: wait (using no CPU, 200 ms at
+            // most) until the figure stops growing, so that it holds that work too and only the
+            // JVM's exit comes after it.
+            long cpu = os.getProcessCpuTime();
+            for (int quiet = 0, waited = 0; quiet < 3 && waited < 20; waited++) {
+                Thread.sleep(10);
+                long now = os.getProcessCpuTime();
+                quiet = now == cpu ? quiet + 1 : 0;
+                cpu = now;
+            }
+            // Plain prints: printf or string concatenation would load and run their own
+            // machinery after the figure was taken.
+            System.out.println("ok");
+            System.out.print("process_cpu_ms ");
+            System.out.println(cpu / 1000000);
+            return;
         } else if (mode.equals("mem")) {
             long size = (long) (Double.parseDouble(st.nextToken()) * 1048576.0);
             if (size > 0) {
