@@ -21,7 +21,7 @@ def audit_command(
                                       "(default: the idlest usable CPU at start)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
-    """Run calibrated probes through the grading path; exit 0 only if every probe passes."""
+    """Run self-timed probes through the grading path; exit 0 only if every probe passes."""
     from judge.audit import parse_groups, parse_languages, run_audit
     from judge.audit.report import render
     from judge.languages import time_factors_from_env
