@@ -13,7 +13,7 @@ from judge import JudgeError
 from judge.compiler import CompileResult, Compiler
 from judge.languages import Language, get_language
 from judge.problems.model import Problem
-from judge.sandbox import Limits, Sandbox
+from judge.sandbox import Limits, RunResult, Sandbox
 
 VERDICTS = ("AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "RF", "CE", "FAIL", "SE")
 CHECKER_VERDICTS = {"OK": "AC", "WA": "WA", "PE": "PE", "FAIL": "FAIL"}
@@ -30,9 +30,14 @@ class TestResult:
     exit_code: int | None
     signal: int | None
     checker_message: str
+    run: RunResult | None = field(default=None, repr=False, compare=False)   # the sandbox's figures
+    output: bytes | None = field(default=None, repr=False, compare=False)    # with keep_output
 
     def to_dict(self) -> dict:
-        return dict(self.__dict__)
+        return {"index": self.index, "verdict": self.verdict, "cpu_time_ms": self.cpu_time_ms,
+                "wall_time_ms": self.wall_time_ms, "memory_kb": self.memory_kb,
+                "exit_code": self.exit_code, "signal": self.signal,
+                "checker_message": self.checker_message}
 
 
 @dataclass
@@ -102,6 +107,16 @@ class Grader:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @property
+    def box(self) -> Path:
+        """The run slot's /box on the host side."""
+        return self._box
+
+    @property
+    def sandbox(self) -> Sandbox:
+        """The slot the tests run in."""
+        return self._sandbox()
+
     def _sandbox(self) -> Sandbox:
         if self._runner is None:
             self._runner = Sandbox(box=self._box, slot=self.slot, cpu=self.cpu).start()
@@ -118,7 +133,10 @@ class Grader:
                 shutil.copy2(item, target)
 
     def grade(self, source: str, language: Language | str, problem: Problem, *,
-              all_tests: bool = False, checker: str | None = None) -> GradeResult:
+              all_tests: bool = False, checker: str | None = None,
+              keep_output: bool = False) -> GradeResult:
+        """keep_output: each TestResult also carries the program's stdout (memory: the outputs
+        of every test run)."""
         started = time.perf_counter()
         lang = get_language(language) if isinstance(language, str) else language
         if not lang.available:
@@ -142,10 +160,12 @@ class Grader:
                 mark = time.perf_counter()
                 run = sandbox.run(argv, limits, stdin=test.input, stdout=output_fd, policy=lang.policy)
                 timings["run"] += time.perf_counter() - mark
-                if run.status == "OK":
-                    mark = time.perf_counter()
+                output = None
+                if run.status == "OK" or keep_output:
                     os.lseek(output_fd, 0, os.SEEK_SET)
                     output = _read_all(output_fd)
+                if run.status == "OK":
+                    mark = time.perf_counter()
                     check = self.checkers.check(checker_name, test.input, output, test.output)
                     timings["check"] += time.perf_counter() - mark
                     verdict, message = CHECKER_VERDICTS.get(check.verdict, "WA"), check.message
@@ -159,7 +179,8 @@ class Grader:
             finally:
                 os.close(output_fd)
             result.tests.append(TestResult(index, verdict, run.cpu_time_ms, run.wall_time_ms,
-                                           run.memory_kb, run.exit_code, run.signal, message))
+                                           run.memory_kb, run.exit_code, run.signal, message,
+                                           run=run, output=output if keep_output else None))
             if verdict != "AC" and result.verdict == "AC":
                 result.verdict = verdict
                 if not all_tests:

@@ -74,3 +74,24 @@ def test_doctor_json_on_a_machine_with_the_features(require_sandbox):
     for name in ("user namespaces", "seccomp", "pidfd", "sandbox"):
         assert checks[name]["ok"], checks[name]
     assert all(c["without"] for c in checks.values() if not c["ok"])
+
+
+def test_exec_more_arguments_than_the_supervisor_takes_is_refused(require_sandbox):
+    out = judge("exec", "--", "true", *["x"] * 300)
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    assert "at most 256 arguments" in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv, env, message", [
+    (["true", "a" * (1 << 20)], None, "at most 1048576"),
+    (["true", "a\0b"], None, "NUL"),
+    (["true"], {f"V{i}": "1" for i in range(200)}, "environment variables"),
+])
+def test_requests_the_supervisor_cannot_take_are_judge_errors(require_sandbox, box, argv, env, message):
+    from judge import JudgeError
+    from judge.sandbox import Sandbox
+    with Sandbox(box=box) as sb:
+        with pytest.raises(JudgeError, match=message):
+            sb.run(argv, env=env)
+        assert sb.run(["./exitcode", "0"]).status == "OK"   # the slot is still usable

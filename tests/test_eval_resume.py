@@ -11,7 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SOL = ROOT / "judge" / "problems" / "pack_src" / "codeforces-2020A" / "sol.py"

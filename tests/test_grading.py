@@ -198,3 +198,17 @@ def test_testlib_checkout_builds_the_named_checker(require_sandbox, tmp_path):
 def test_testlib_dir_without_testlib_h_is_rejected(tmp_path):
     with pytest.raises(JudgeError, match="testlib.h"):
         Grader(slot=42, testlib=str(tmp_path)).close()
+
+
+@pytest.mark.parametrize("path", ["/etc/shadow", "/root/.bashrc", "/proc/1/environ"])
+def test_compiler_cannot_include_host_files(grader, path):
+    """Compilation is a program run on the submission's behalf: `#include` of a host file must
+    fail in the sandbox, and nothing of the file may come back in the compiler's log."""
+    source = f'#include "{path}"\nint main() {{ return 0; }}\n'
+    result = grader.grade(source, "cpp", resolve("2020A"))
+    assert result.verdict == "CE", result.compile
+    try:
+        secret = Path(path).read_bytes()[:64].decode(errors="replace").strip()
+    except OSError:
+        secret = ""
+    assert not secret or secret not in result.compile.log

@@ -50,47 +50,11 @@ class ProbeRun:
         return self.output.decode(errors="replace")
 
 
-class _RecordingSlot:
-    """Stands in for the Grader's run Sandbox and keeps each RunResult and the bytes the
-    program wrote, which the Grader only turns into a verdict."""
-
-    def __init__(self, sandbox) -> None:
-        self.sandbox = sandbox
-        self.records: list[tuple[RunResult, bytes, Limits]] = []
-
-    def run(self, argv, limits=None, **kwargs) -> RunResult:
-        result = self.sandbox.run(argv, limits, **kwargs)
-        output = b""
-        fd = kwargs.get("stdout")
-        if isinstance(fd, int):
-            try:
-                output = os.pread(fd, OUTPUT_CAPTURE, 0)
-            except OSError:
-                output = b""
-        self.records.append((result, output, limits))
-        return result
-
-    def __getattr__(self, name):
-        return getattr(self.sandbox, name)
-
-
-class _AuditGrader(Grader):
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.recorder: _RecordingSlot | None = None
-
-    def _sandbox(self):
-        real = super()._sandbox()
-        if self.recorder is None or self.recorder.sandbox is not real:
-            self.recorder = _RecordingSlot(real)
-        return self.recorder
-
-
 class ProbeRunner:
     """`runner.run(cpp, "cpu 250 1", time_limit_ms=500, memory_limit_mb=256)`."""
 
     def __init__(self, slot: int = AUDIT_SLOT, cpu: int | None = None) -> None:
-        self.grader = _AuditGrader(slot=slot, cpu=cpu)
+        self.grader = Grader(slot=slot, cpu=cpu)
         self.broken = broken_switches()
         self.runs = 0
 
@@ -106,7 +70,7 @@ class ProbeRunner:
     # -- facts about the slot ----------------------------------------------------------------
     @property
     def sandbox(self):
-        return self.grader._sandbox().sandbox
+        return self.grader.sandbox
 
     @property
     def cpu(self) -> int:
@@ -114,7 +78,7 @@ class ProbeRunner:
 
     @property
     def box(self) -> Path:
-        return self.grader._box
+        return self.grader.box
 
     def problem(self, time_limit_ms: int, memory_limit_mb: int, inputs: list[str]) -> Problem:
         """The problem a probe is graded as. The limits are the ones the probe is judged
@@ -142,19 +106,15 @@ class ProbeRunner:
     def run_many(self, language: Language, inputs: list[str], *, time_limit_ms: int,
                  memory_limit_mb: int) -> list[ProbeRun]:
         """Grades the probe with one test per input, every test run (like --all-tests)."""
-        self.grader._sandbox()  # the recording slot exists before grading starts
-        recorder = self.grader.recorder
-        start = len(recorder.records)
-        graded = self.grader.grade(probe_source(language.name), language,
-                                   self.problem(time_limit_ms, memory_limit_mb, inputs),
-                                   all_tests=True)
+        problem = self.problem(time_limit_ms, memory_limit_mb, inputs)
+        graded = self.grader.grade(probe_source(language.name), language, problem,
+                                   all_tests=True, keep_output=True)
         if graded.compile.status != "OK":
             raise JudgeError(f"the {language.name} probe does not build: {graded.compile.log[:500]}")
-        records = recorder.records[start:]
-        recorder.records.clear()
-        self.runs += len(records)
-        return [ProbeRun(result, output, limits, test.verdict)
-                for (result, output, limits), test in zip(records, graded.tests)]
+        limits = run_limits(problem, language)
+        self.runs += len(graded.tests)
+        return [ProbeRun(test.run, (test.output or b"")[:OUTPUT_CAPTURE], limits, test.verdict)
+                for test in graded.tests]
 
     def run(self, language: Language, stdin: str, *, time_limit_ms: int,
             memory_limit_mb: int) -> ProbeRun:

@@ -12,16 +12,13 @@ from judge import JudgeError
 from judge.checkers import CHECKERS, CheckResult, check, is_checker
 from judge.checkers.benchmarks import BENCHMARK_CHECKERS
 from judge.languages import LANGUAGES
+from judge.problems.model import is_checker_source
 from judge.sandbox import Limits, Sandbox
 
 CHECKER_LIMITS = Limits(time_limit_ms=10_000, memory_limit_mb=1024, output_limit_mb=1,
                         stderr_limit_mb=1)
 TESTLIB_INSIDE = "/judge/testlib"
 EXIT_VERDICTS = {0: "OK", 1: "WA", 2: "PE", 3: "FAIL", 4: "PE", 7: "POINTS", 8: "PE"}
-
-
-def is_source(checker: str) -> bool:
-    return "\n" in checker or "#include" in checker
 
 
 class CheckerRunner:
@@ -56,7 +53,7 @@ class CheckerRunner:
             return self._run_custom(source.read_text(), input, output, answer)
         if is_checker(checker):
             return check(checker, input, output, answer)
-        if is_source(checker):
+        if is_checker_source(checker):
             return self._run_custom(checker, input, output, answer)
         raise JudgeError(f"unknown checker {checker!r} (testlib's: {', '.join(CHECKERS)}; "
                          f"benchmarks': {', '.join(BENCHMARK_CHECKERS)}; or a checker's source)")

@@ -9,7 +9,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from judge import JudgeError
 from judge.cli import app, fail
 
 VERDICT_STYLE = {"AC": "green", "WA": "red", "PE": "red", "TLE": "yellow", "MLE": "yellow",

@@ -17,19 +17,17 @@ dropped and judged on the next run.
 """
 from __future__ import annotations
 
-import json
 import os
 import queue
 import re
 import signal
-import sys
 import threading
 import time
 import traceback
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable
 from urllib.parse import parse_qsl
 
 from judge import JudgeError, __version__

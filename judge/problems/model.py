@@ -4,6 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+def is_checker_source(checker: str) -> bool:
+    """A problem's `checker` is either a checker's name ("wcmp") or a checker's source code."""
+    return "\n" in checker or "#include" in checker
+
+
 @dataclass(frozen=True)
 class TestCase:
     input: bytes
@@ -24,4 +29,4 @@ class Problem:
 
     @property
     def has_custom_checker(self) -> bool:
-        return "\n" in self.checker or "#include" in self.checker
+        return is_checker_source(self.checker)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import functools
-import os
 import tempfile
 
 import pyseccomp

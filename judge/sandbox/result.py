@@ -39,12 +39,6 @@ class Limits:
             return int(self.wall_time_limit_ms)
         return int(max(2 * self.time_limit_ms, self.time_limit_ms + 1000))
 
-    def scaled(self, time_factor: float) -> "Limits":
-        from dataclasses import replace
-        wall = None if self.wall_time_limit_ms is None else int(self.wall_time_limit_ms * time_factor)
-        return replace(self, time_limit_ms=int(self.time_limit_ms * time_factor),
-                       wall_time_limit_ms=wall)
-
 
 @dataclass(frozen=True)
 class RunResult:

@@ -25,6 +25,8 @@ DEFAULT_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "
 Stdin = Union[None, bytes, str, os.PathLike, int]
 Sink = Union[None, str, os.PathLike, int, BinaryIO]
 MB = 1 << 20
+# The supervisor's bounds on a request (native/supervisor.h).
+MAX_ARGS, MAX_ENV, REQUEST_MAX = 256, 128, 1 << 20
 
 
 def _become_subreaper() -> None:
@@ -262,6 +264,11 @@ class Sandbox:
         environment = dict(self.env)
         if env:
             environment.update(env)
+        if len(argv) > MAX_ARGS or len(environment) > MAX_ENV:
+            raise JudgeError(f"at most {MAX_ARGS} arguments and {MAX_ENV} environment variables "
+                             f"reach the sandbox (got {len(argv)} and {len(environment)})")
+        if any("\0" in str(item) for item in [*argv, *environment, *environment.values(), cwd or ""]):
+            raise JudgeError("a NUL byte in the command, its environment or its directory")
         parts = [_text(TAG_ARG, str(a)) for a in argv]
         parts += [_text(TAG_ENV, f"{k}={v}") for k, v in environment.items()]
         parts += [
@@ -284,7 +291,11 @@ class Sandbox:
             parts.append(_number(TAG_ADDRESS_SPACE, limits.memory_limit_mb * MB * 4 + 1024 * MB))
         if cwd:
             parts.append(_text(TAG_CWD, cwd))
-        return b"".join(parts)
+        message = b"".join(parts)
+        if len(message) > REQUEST_MAX:
+            raise JudgeError(f"the command and its environment take {len(message)} bytes; "
+                             f"the sandbox takes at most {REQUEST_MAX}")
+        return message
 
     @staticmethod
     def _decode(reply: str, limits: Limits) -> RunResult:

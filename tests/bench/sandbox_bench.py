@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -16,13 +15,16 @@ from rich.table import Table
 
 from judge.sandbox import Limits, Sandbox, run_once
 
-PROGRAMS = Path(__file__).parent / "programs"
+# The sandbox tests' own programs: exitcode with no argument is an empty program, `spin iters N`
+# burns N million iterations, `mem N` touches N MiB.
+PROGRAMS = Path(__file__).resolve().parents[1] / "programs"
+USED = ("exitcode", "spin", "mem")
 RUNS = 300
 COLD_RUNS = 40
 
 
 def build(box: Path) -> None:
-    for source in PROGRAMS.glob("*.c"):
+    for source in (PROGRAMS / f"{name}.c" for name in USED):
         subprocess.run(["gcc", "-O2", "-static", "-o", str(box / source.stem), str(source)],
                        check=True)
 
@@ -48,22 +50,22 @@ def bwrap_command(box: Path) -> list[str] | None:
     return [bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr",
             "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
             "--symlink", "usr/bin", "/bin", "--ro-bind", str(box), "/box", "--chdir", "/box",
-            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "/box/empty"]
+            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "/box/exitcode"]
 
 
 def overhead(console: Console, box: Path) -> None:
     limits = Limits(time_limit_ms=1000)
-    empty = str(box / "empty")
+    empty = str(box / "exitcode")
     rows = []
     bare = per_run_ms(lambda: bare_spawn(empty), RUNS)
     rows.append(("bare posix_spawn + waitpid", bare))
     with Sandbox(box=box) as sandbox:
-        warm = per_run_ms(lambda: sandbox.run(["./empty"], limits), RUNS)
+        warm = per_run_ms(lambda: sandbox.run(["./exitcode"], limits), RUNS)
         cgroup = sandbox.cgroup
     rows.append((f"judge warm slot (cgroup {cgroup})", warm))
     with Sandbox(box=box, cgroup="none") as sandbox:
-        rows.append(("judge warm slot (no cgroup)", per_run_ms(lambda: sandbox.run(["./empty"], limits), RUNS)))
-    rows.append(("judge cold one-shot", per_run_ms(lambda: run_once(["./empty"], limits, box=box), COLD_RUNS)))
+        rows.append(("judge warm slot (no cgroup)", per_run_ms(lambda: sandbox.run(["./exitcode"], limits), RUNS)))
+    rows.append(("judge cold one-shot", per_run_ms(lambda: run_once(["./exitcode"], limits, box=box), COLD_RUNS)))
     command = bwrap_command(box)
     if command:
         rows.append(("bubblewrap (bwrap)", per_run_ms(
@@ -89,19 +91,21 @@ def busy_cores():
             p.wait()
 
 
-def true_cpu_ms(path: str, arg: str) -> float:
+def true_cpu_ms(path: str, millions: str) -> float:
     """CPU time of the spinner run bare, from the kernel's rusage of the child."""
-    pid = os.posix_spawn(path, [path, arg], {})
+    pid = os.posix_spawn(path, [path, "iters", millions], {}, file_actions=[
+        (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0)])
     _, _, usage = os.wait4(pid, 0)
     return (usage.ru_utime + usage.ru_stime) * 1e3
 
 
 def calibrate(path: str, target_ms: float = 300) -> str:
-    n = 10_000_000
+    """Millions of spinner iterations that take about target_ms of CPU."""
+    n = 10
     while True:
         spent = true_cpu_ms(path, str(n))
         if spent > 30:
-            return str(int(n * target_ms / spent))
+            return str(max(1, round(n * target_ms / spent)))
         n *= 4
 
 
@@ -116,7 +120,7 @@ def cpu_precision(console: Console, box: Path) -> None:
         with ctx:
             truth = statistics.median(true_cpu_ms(spin, arg) for _ in range(10))
             with Sandbox(box=box) as sandbox:
-                times = [sandbox.run(["./spin", arg], Limits(time_limit_ms=5000)).cpu_time_ms
+                times = [sandbox.run(["./spin", "iters", arg], Limits(time_limit_ms=5000)).cpu_time_ms
                          for _ in range(20)]
         median = statistics.median(times)
         spread = max(times) - min(times)
@@ -126,23 +130,26 @@ def cpu_precision(console: Console, box: Path) -> None:
     with Sandbox(box=box) as sandbox:
         overshoot = []
         for _ in range(10):
-            result = sandbox.run(["./spin", str(int(arg) * 10)], Limits(time_limit_ms=200))
+            result = sandbox.run(["./spin", "iters", str(int(arg) * 10)], Limits(time_limit_ms=200))
             overshoot.append(result.cpu_time_ms - 200)
     console.print(f"TLE at 200 ms: CPU time past the limit when killed: median "
                   f"{statistics.median(overshoot):.2f} ms, max {max(overshoot):.2f} ms (target <= 5 ms)")
 
 
 def memory_precision(console: Console, box: Path) -> None:
+    # `mem N` mallocs N blocks of 1 MiB; glibc maps each with one page of its own on top.
     table = Table(title="peak memory: measured vs touched")
-    for column in ("touched MiB", "measured MiB", "measured - touched", "baseline (0 MiB) MiB", "source"):
+    for column in ("touched MiB", "true MiB (with malloc's pages)", "measured MiB",
+                   "measured - true", "baseline (0 MiB) MiB", "source"):
         table.add_column(column, justify="right")
     with Sandbox(box=box) as sandbox:
-        baseline = sandbox.run(["./touch", "0"], Limits(memory_limit_mb=512)).memory_kb / 1024
+        baseline = sandbox.run(["./mem", "0"], Limits(memory_limit_mb=512)).memory_kb / 1024
         for mib in (64, 128, 256):
-            result = sandbox.run(["./touch", str(mib)], Limits(memory_limit_mb=512))
+            true = mib * (1 + 4096 / 2**20)
+            result = sandbox.run(["./mem", str(mib)], Limits(memory_limit_mb=512))
             measured = result.memory_kb / 1024
-            table.add_row(str(mib), f"{measured:.2f}", f"{measured - mib:+.2f}", f"{baseline:.2f}",
-                          result.sources["memory"])
+            table.add_row(str(mib), f"{true:.2f}", f"{measured:.2f}", f"{measured - true:+.2f}",
+                          f"{baseline:.2f}", result.sources["memory"])
     console.print(table)
 
 
