@@ -31,6 +31,7 @@ static struct {
     char stale_name[32];        /* the finished run's directory, removed after the reply */
     bool prepared;
     uint64_t memory_set, pids_set; /* limits already written to the prepared directory */
+    uint64_t memory_hard_set;      /* the kernel's memory limit written there */
 } cg = {.mode = CGROUP_NONE};
 
 static int write_at(int dirfd, const char *file, const char *value) {
@@ -86,43 +87,27 @@ static int read_key_at(int dirfd, const char *file, const char *key, uint64_t *v
 }
 
 /* Mount point of a hierarchy (v1 controller name, or NULL for the v2 one) and this process's
- * path inside it, joined into `out`. */
-static int own_cgroup_dir(const char *controller, char *out, size_t cap) {
-    FILE *mi = fopen("/proc/self/mountinfo", "re");
-    if (!mi)
-        return -1;
-    char line[4096], mountpoint[PATH_MAX] = "";
-    while (fgets(line, sizeof(line), mi)) {
-        char *sep = strstr(line, " - ");
-        if (!sep)
-            continue;
-        char fstype[32], source[256], options[1024] = "", mp[PATH_MAX];
-        if (sscanf(sep + 3, "%31s %255s %1023s", fstype, source, options) < 2)
-            continue;
-        if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1)
-            continue;
-        bool match = false;
-        if (!controller) {
-            match = strcmp(fstype, "cgroup2") == 0;
-        } else if (strcmp(fstype, "cgroup") == 0) {
-            for (char *opt = strtok(options, ","); opt; opt = strtok(NULL, ","))
-                if (strcmp(opt, controller) == 0)
-                    match = true;
-        }
-        if (match) {
-            snprintf(mountpoint, sizeof(mountpoint), "%s", mp);
-            break;
-        }
-    }
-    fclose(mi);
-    if (!mountpoint[0])
-        return -1;
+ * path inside it, joined into `out`. A container sees a subtree mounted at /sys/fs/cgroup: the
+ * mount's root (the 4th field of mountinfo) is then a prefix of the path /proc/self/cgroup
+ * gives, and only the rest of that path lies under the mount point. */
+static bool mount_matches(const char *fstype, char *options, const char *controller) {
+    if (!controller)
+        return strcmp(fstype, "cgroup2") == 0;
+    if (strcmp(fstype, "cgroup") != 0)
+        return false;
+    for (char *opt = strtok(options, ","); opt; opt = strtok(NULL, ","))
+        if (strcmp(opt, controller) == 0)
+            return true;
+    return false;
+}
 
+static int own_cgroup_path(const char *controller, char *path, size_t cap) {
     FILE *self = fopen("/proc/self/cgroup", "re");
     if (!self)
         return -1;
-    char path[PATH_MAX] = "";
-    while (fgets(line, sizeof(line), self)) {
+    char line[4096];
+    int rc = -1;
+    while (rc < 0 && fgets(line, sizeof(line), self)) {
         char *first = strchr(line, ':');
         char *second = first ? strchr(first + 1, ':') : NULL;
         if (!second)
@@ -140,45 +125,73 @@ static int own_cgroup_dir(const char *controller, char *out, size_t cap) {
                     match = true;
         }
         if (match) {
-            snprintf(path, sizeof(path), "%s", second + 1);
+            snprintf(path, cap, "%s", second + 1);
             path[strcspn(path, "\n")] = '\0';
-            break;
+            rc = 0;
         }
     }
     fclose(self);
-    if (!path[0])
+    return rc;
+}
+
+static int own_cgroup_dir(const char *controller, char *out, size_t cap) {
+    char path[PATH_MAX];
+    if (own_cgroup_path(controller, path, sizeof(path)) < 0)
         return -1;
-    int n = snprintf(out, cap, "%s%s", mountpoint, strcmp(path, "/") == 0 ? "" : path);
-    return n > 0 && (size_t)n < cap ? 0 : -1;
+    FILE *mi = fopen("/proc/self/mountinfo", "re");
+    if (!mi)
+        return -1;
+    char line[4096];
+    int rc = -1;
+    while (rc < 0 && fgets(line, sizeof(line), mi)) {
+        char *sep = strstr(line, " - ");
+        if (!sep)
+            continue;
+        char fstype[32], source[256], options[1024] = "", root[PATH_MAX], mp[PATH_MAX];
+        if (sscanf(sep + 3, "%31s %255s %1023s", fstype, source, options) < 2 ||
+            sscanf(line, "%*s %*s %*s %4095s %4095s", root, mp) != 2 ||
+            !mount_matches(fstype, options, controller))
+            continue;
+        size_t rlen = strcmp(root, "/") == 0 ? 0 : strlen(root);
+        if (strncmp(path, root, rlen) != 0 || (path[rlen] != '/' && path[rlen] != '\0'))
+            continue;  /* this mount does not show our cgroup */
+        const char *rest = path + rlen;
+        int n = snprintf(out, cap, "%s%s", mp, strcmp(rest, "/") == 0 ? "" : rest);
+        rc = n > 0 && (size_t)n < cap ? 0 : -1;
+    }
+    fclose(mi);
+    return rc;
+}
+
+static bool has_controllers_at(int dirfd, const char *file) {
+    char buf[512];
+    if (read_at(dirfd, file, buf, sizeof(buf)) < 0)
+        return false;
+    bool memory = false, pids = false;
+    for (char *name = strtok(buf, " \n"); name; name = strtok(NULL, " \n")) {
+        memory |= strcmp(name, "memory") == 0;
+        pids |= strcmp(name, "pids") == 0;
+    }
+    return memory && pids;
 }
 
 static bool v2_has_controllers(const char *dir, const char *file) {
-    char path[PATH_MAX], buf[512];
-    snprintf(path, sizeof(path), "%s/%s", dir, file);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return false;
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    bool ok = has_controllers_at(fd, file);
     close(fd);
-    if (n <= 0)
-        return false;
-    buf[n] = '\0';
-    return strstr(buf, "memory") && strstr(buf, "pids");
+    return ok;
 }
 
 enum cgroup_mode cgroup_detect(void) {
     char dir[PATH_MAX];
-    if (own_cgroup_dir(NULL, dir, sizeof(dir)) == 0) {
-        char root[PATH_MAX];
-        /* The controllers a v2 hierarchy offers show in its root's cgroup.controllers. */
-        snprintf(root, sizeof(root), "%s", dir);
-        if (v2_has_controllers(root, "cgroup.controllers"))
-            return CGROUP_V2;
-    }
-    for (int i = 0; i < CG_COUNT; i++) {
-        if (own_cgroup_dir(v1_controllers[i], dir, sizeof(dir)) < 0 || access(dir, W_OK) < 0)
+    /* A v2 cgroup lists in cgroup.controllers what its parent lets its children use. */
+    if (own_cgroup_dir(NULL, dir, sizeof(dir)) == 0 && v2_has_controllers(dir, "cgroup.controllers"))
+        return CGROUP_V2;
+    for (int i = 0; i < CG_COUNT; i++)
+        if (own_cgroup_dir(v1_controllers[i], dir, sizeof(dir)) < 0)
             return CGROUP_NONE;
-    }
     return CGROUP_V1;
 }
 
@@ -194,21 +207,49 @@ static DIR *opendir_at(int parent, const char *name) {
     return dir;
 }
 
-/* Removes a slot directory with the run directories under it (which must hold no task). */
+/* SIGKILLs every process listed in a cgroup's cgroup.procs; returns how many were listed. */
+static int kill_listed(int dirfd) {
+    char buf[8192];
+    if (read_at(dirfd, "cgroup.procs", buf, sizeof(buf)) < 0)
+        return 0;
+    int listed = 0;
+    for (char *item = strtok(buf, "\n"); item; item = strtok(NULL, "\n")) {
+        long pid = strtol(item, NULL, 10);
+        listed++;
+        if (pid > 0)
+            kill((pid_t)pid, SIGKILL);
+    }
+    return listed;
+}
+
+/* Kills what is left in the run directories of a dead supervisor's slot and removes them:
+ * a supervisor killed with SIGKILL leaves its runs' cgroups behind, and on v2 (or after a
+ * pid namespace is torn down slowly) their last processes may not be reaped yet. */
 static void remove_slot_dir(int parent, const char *name) {
-    DIR *runs = opendir_at(parent, name);
-    if (!runs)
+    int slot = openat(parent, name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+    if (slot < 0)
         return;
+    write_at(slot, "cgroup.kill", "1");  /* v2 (5.14+): the whole subtree at once */
+    DIR *runs = opendir_at(slot, ".");
     struct dirent *run;
-    while ((run = readdir(runs)))
-        if (strncmp(run->d_name, "run", 3) == 0)
-            unlinkat(dirfd(runs), run->d_name, AT_REMOVEDIR);
-    closedir(runs);
+    while (runs && (run = readdir(runs))) {
+        if (strncmp(run->d_name, "run", 3) != 0)
+            continue;
+        int run_fd = openat(slot, run->d_name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+        for (int attempt = 0; run_fd >= 0 && attempt < 200 && kill_listed(run_fd) > 0; attempt++)
+            usleep(5000);
+        if (run_fd >= 0)
+            close(run_fd);
+        unlinkat(slot, run->d_name, AT_REMOVEDIR);
+    }
+    if (runs)
+        closedir(runs);
+    close(slot);
     unlinkat(parent, name, AT_REMOVEDIR);
 }
 
 /* Removes slot directories left by supervisors that were killed before they could clean up
- * (named judge-<pid>-slot<n>, with <pid> no longer alive). Busy ones are left alone. */
+ * (named judge-<pid>-slot<n>, with <pid> no longer alive). */
 static void sweep_stale(int parent) {
     DIR *dir = opendir_at(parent, ".");
     if (!dir)
@@ -247,8 +288,8 @@ static int slot_create_v1(char *err, size_t errcap) {
         }
         cg.parent_fd[i] = open_dir(dir);
         if (cg.parent_fd[i] < 0 || make_slot_dir(cg.parent_fd[i], &cg.slot_fd[i]) < 0) {
-            snprintf(err, errcap, "cgroup v1 %s: cannot create %s/%s: %s", v1_controllers[i], dir,
-                     cg.slot_name, strerror(errno));
+            snprintf(err, errcap, "cgroup v1 %s: cannot create a directory in %s: %s",
+                     v1_controllers[i], dir, strerror(errno));
             return -1;
         }
         cg.count = i + 1;
@@ -256,60 +297,99 @@ static int slot_create_v1(char *err, size_t errcap) {
     return 0;
 }
 
-/* v2: the slot needs memory, pids and cpu enabled for its children. Its parent is this
- * process's own cgroup when that delegates controllers, else (as root) <root>/judge. */
-static int slot_create_v2(char *err, size_t errcap) {
-    char own[PATH_MAX];
-    if (own_cgroup_dir(NULL, own, sizeof(own)) < 0) {
-        snprintf(err, errcap, "no cgroup v2 hierarchy");
+static int enable_controllers(int dirfd) {
+    if (write_at(dirfd, "cgroup.subtree_control", "+memory +pids +cpu") == 0)
+        return 0;
+    return write_at(dirfd, "cgroup.subtree_control", "+memory +pids");
+}
+
+/* v2's "no internal processes" rule: a cgroup (other than the root) that enables controllers
+ * for its children may hold no process itself. The judge's own cgroup usually holds the judge
+ * (and whatever started it), so they all move into the leaf LEAF_NAME under it first. */
+#define LEAF_NAME "judge-leaf"
+
+static int move_processes_into_leaf(int base, const char *base_path, char *err, size_t errcap) {
+    if (mkdirat(base, LEAF_NAME, 0755) < 0 && errno != EEXIST) {
+        snprintf(err, errcap, "cgroup v2: cannot create %s/%s: %s", base_path, LEAF_NAME,
+                 strerror(errno));
         return -1;
     }
-    int parent = -1;
-    if (v2_has_controllers(own, "cgroup.subtree_control") && access(own, W_OK) == 0) {
-        parent = open_dir(own);
-    } else if (geteuid() == 0) {
-        char root[PATH_MAX];
-        snprintf(root, sizeof(root), "%s", own);
-        /* Walk up to the hierarchy root: the mount point. */
-        FILE *mi = fopen("/proc/self/mountinfo", "re");
-        char line[4096];
-        while (mi && fgets(line, sizeof(line), mi)) {
-            char mp[PATH_MAX];
-            char *sep = strstr(line, " - cgroup2 ");
-            if (sep && sscanf(line, "%*s %*s %*s %*s %4095s", mp) == 1) {
-                snprintf(root, sizeof(root), "%s", mp);
-                break;
-            }
-        }
-        if (mi)
-            fclose(mi);
-        int root_fd = open_dir(root);
-        if (root_fd >= 0) {
-            write_at(root_fd, "cgroup.subtree_control", "+memory +pids +cpu");
-            if (mkdirat(root_fd, "judge", 0755) < 0 && errno != EEXIST) {
-                close(root_fd);
-                snprintf(err, errcap, "cgroup v2: mkdir %s/judge: %s", root, strerror(errno));
+    int leaf = openat(base, LEAF_NAME, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+    if (leaf < 0) {
+        snprintf(err, errcap, "cgroup v2: %s/%s: %s", base_path, LEAF_NAME, strerror(errno));
+        return -1;
+    }
+    /* Processes may be forked while we move their parents: go round until none is left. */
+    for (int round = 0; round < 50; round++) {
+        char buf[8192];
+        if (read_at(base, "cgroup.procs", buf, sizeof(buf)) < 0 || buf[0] == '\0')
+            break;
+        for (char *item = strtok(buf, "\n"); item; item = strtok(NULL, "\n")) {
+            if (write_at(leaf, "cgroup.procs", item) < 0 && errno != ESRCH) {
+                snprintf(err, errcap, "cgroup v2: cannot move process %s out of %s into %s: %s",
+                         item, base_path, LEAF_NAME, strerror(errno));
+                close(leaf);
                 return -1;
             }
-            parent = openat(root_fd, "judge", O_DIRECTORY | O_RDONLY | O_CLOEXEC);
-            close(root_fd);
         }
     }
-    if (parent < 0) {
-        snprintf(err, errcap, "cgroup v2 is not delegated to this user");
+    close(leaf);
+    return 0;
+}
+
+/* Where a v2 slot goes: the judge's own cgroup, the only subtree it may change. When the judge
+ * already lives in the leaf it made, the cgroup above the leaf. */
+static int own_base_v2(char *path, size_t cap, char *err, size_t errcap) {
+    if (own_cgroup_dir(NULL, path, cap) < 0) {
+        snprintf(err, errcap, "cgroup v2: this process's cgroup is not visible under any mount");
         return -1;
     }
-    if (write_at(parent, "cgroup.subtree_control", "+memory +pids +cpu") < 0 &&
-        write_at(parent, "cgroup.subtree_control", "+memory +pids") < 0) {
-        snprintf(err, errcap, "cgroup v2: cannot enable controllers: %s", strerror(errno));
-        close(parent);
+    char *slash = strrchr(path, '/');
+    if (slash && strcmp(slash + 1, LEAF_NAME) == 0)
+        *slash = '\0';
+    int base = open_dir(path);
+    if (base < 0)
+        snprintf(err, errcap, "cgroup v2: %s: %s", path, strerror(errno));
+    return base;
+}
+
+static int slot_create_v2(char *err, size_t errcap) {
+    char base_path[PATH_MAX];
+    int base = own_base_v2(base_path, sizeof(base_path), err, errcap);
+    if (base < 0)
         return -1;
+    cg.parent_fd[0] = base;
+    if (!has_controllers_at(base, "cgroup.subtree_control")) {
+        if (!has_controllers_at(base, "cgroup.controllers")) {
+            snprintf(err, errcap, "cgroup v2: %s is not given the memory and pids controllers "
+                     "(delegate them: systemd Delegate=yes, or a container with --cgroupns=private)",
+                     base_path);
+            return -1;
+        }
+        /* The hierarchy's root has no cgroup.type: its controllers belong to the host. */
+        if (faccessat(base, "cgroup.type", F_OK, 0) < 0) {
+            snprintf(err, errcap, "cgroup v2: the judge runs in the root cgroup, whose "
+                     "subtree_control lacks memory and pids; the judge does not change the "
+                     "host's root: start it in a delegated cgroup (systemd Delegate=yes)");
+            return -1;
+        }
+        if (faccessat(base, "cgroup.subtree_control", W_OK, AT_EACCESS) < 0) {
+            snprintf(err, errcap, "cgroup v2: %s is not delegated to uid %d (systemd-run --user "
+                     "--scope -p Delegate=yes, or a container with --cgroupns=private and a "
+                     "writable cgroup mount)", base_path, (int)geteuid());
+            return -1;
+        }
+        if (move_processes_into_leaf(base, base_path, err, errcap) < 0)
+            return -1;
+        if (enable_controllers(base) < 0) {
+            snprintf(err, errcap, "cgroup v2: cannot enable memory and pids in %s: %s",
+                     base_path, strerror(errno));
+            return -1;
+        }
     }
-    cg.parent_fd[0] = parent;
-    if (make_slot_dir(parent, &cg.slot_fd[0]) < 0 ||
-        (write_at(cg.slot_fd[0], "cgroup.subtree_control", "+memory +pids +cpu") < 0 &&
-         write_at(cg.slot_fd[0], "cgroup.subtree_control", "+memory +pids") < 0)) {
-        snprintf(err, errcap, "cgroup v2: slot directory: %s", strerror(errno));
+    if (make_slot_dir(base, &cg.slot_fd[0]) < 0 || enable_controllers(cg.slot_fd[0]) < 0) {
+        snprintf(err, errcap, "cgroup v2: cannot create a slot in %s: %s", base_path,
+                 strerror(errno));
         return -1;
     }
     cg.count = 1;
@@ -333,7 +413,12 @@ int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap) {
         if (!cfg->cgroup_auto)
             return -1;
         cfg->cgroup = cg.mode = CGROUP_NONE;
+        snprintf(cfg->cgroup_reason, sizeof(cfg->cgroup_reason), "%s", err);
         err[0] = '\0';
+    } else if (cg.mode == CGROUP_NONE) {
+        snprintf(cfg->cgroup_reason, sizeof(cfg->cgroup_reason), "%s",
+                 cfg->cgroup_auto ? "no cgroup hierarchy offers the memory and pids controllers"
+                                  : "asked for no cgroup");
     }
     return 0;
 }
@@ -369,16 +454,23 @@ static int write_limits(uint64_t memory, uint64_t processes) {
     uint64_t hard = memory + memory / 8 + (4u << 20);
     if (cg.memory_set != memory) {
         if (cg.mode == CGROUP_V1) {
+            /* memory.memsw.limit_in_bytes (absent without swap accounting; where present, swap
+             * must not extend the limit) may never be below memory.limit_in_bytes: raise it
+             * first when the limit goes up. */
+            bool raising = hard > cg.memory_hard_set;
+            if (raising)
+                set_limit(cg.run_fd[CG_MEMORY], "memory.memsw.limit_in_bytes", hard);
             if (set_limit(cg.run_fd[CG_MEMORY], "memory.limit_in_bytes", hard) < 0)
                 return -1;
-            /* Absent without swap accounting; where present, swap must not extend the limit. */
-            set_limit(cg.run_fd[CG_MEMORY], "memory.memsw.limit_in_bytes", hard);
+            if (!raising)
+                set_limit(cg.run_fd[CG_MEMORY], "memory.memsw.limit_in_bytes", hard);
         } else {
             if (set_limit(cg.run_fd[0], "memory.max", hard) < 0)
                 return -1;
             write_at(cg.run_fd[0], "memory.swap.max", "0");
         }
         cg.memory_set = memory;
+        cg.memory_hard_set = hard;
     }
     if (cg.pids_set != processes) {
         if (set_limit(cg.run_fd[cg.mode == CGROUP_V1 ? CG_PIDS : 0], "pids.max", processes) < 0)
@@ -395,6 +487,7 @@ int cgroup_prepare(uint64_t memory, uint64_t processes) {
         return 0;
     snprintf(cg.run_name, sizeof(cg.run_name), "run-%u", ++cg.serial);
     cg.memory_set = cg.pids_set = 0;
+    cg.memory_hard_set = UINT64_MAX;  /* a new directory starts unlimited */
     for (int i = 0; i < cg.count; i++) {
         if (mkdirat(cg.slot_fd[i], cg.run_name, 0755) < 0)
             return -1;
@@ -430,6 +523,9 @@ int cgroup_attach_self(void) {
     }
     return 0;
 }
+
+/* The run's directory, for clone3's CLONE_INTO_CGROUP (v2 only; -1 otherwise). */
+int cgroup_run_dir_v2(void) { return cg.mode == CGROUP_V2 ? cg.run_fd[0] : -1; }
 
 int cgroup_cpu_ns(uint64_t *ns) {
     if (cg.mode == CGROUP_V1)
@@ -481,6 +577,7 @@ void cgroup_run_end(struct run_result *res) {
             close(cg.run_fd[i]);
         cg.procs_fd[i] = cg.run_fd[i] = -1;
     }
+    cg.prepared = false;  /* also when the run failed before it began: the directory is spent */
     snprintf(cg.stale_name, sizeof(cg.stale_name), "%s", cg.run_name);
 }
 

@@ -155,9 +155,10 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
         die("prctl dumpable: %m");
     signal(SIGPIPE, SIG_IGN);
-    char ready[128];
-    snprintf(ready, sizeof(ready), "ready cgroup=%s uid=%s\n", mode_name(cfg->cgroup),
-             cfg->privileged ? "separate" : "mapped-self");
+    char ready[640];
+    snprintf(ready, sizeof(ready), "ready cgroup=%s uid=%s priority=%s\ncgroup_reason=%s\n",
+             mode_name(cfg->cgroup), cfg->privileged ? "separate" : "mapped-self",
+             cfg->priority_raised ? "raised" : "normal", cfg->cgroup_reason);
     if (send_line(cfg->sock, ready) < 0)
         _exit(1);
     /* The first run's cgroup, made while the judge prepares its request. */
@@ -205,9 +206,10 @@ int main(int argc, char **argv) {
     cfg.privileged = geteuid() == 0;
     /* A raised priority lets the supervisor preempt a program spinning on the same CPU the
      * moment its CPU timer fires, instead of waiting for the end of the program's time slice.
-     * Only root may raise it; the programs are put back to the normal priority. */
-    if (cfg.privileged && setpriority(PRIO_PROCESS, 0, -10) < 0)
-        die("setpriority: %m");
+     * It takes CAP_SYS_NICE, which a container may not grant: then the kill waits for the
+     * end of the time slice instead (the ready line says so). The programs are put back to
+     * the normal priority. */
+    cfg.priority_raised = cfg.privileged && setpriority(PRIO_PROCESS, 0, -10) == 0;
 
     char err[512] = "";
     if (cgroup_slot_create(&cfg, err, sizeof(err)) < 0)

@@ -25,6 +25,8 @@ struct slot_config {
     enum cgroup_mode cgroup; /* what the slot actually uses */
     bool cgroup_auto;
     bool privileged;         /* started by root: a second, unprivileged uid runs the programs */
+    bool priority_raised;    /* the supervisor could raise its scheduling priority */
+    char cgroup_reason[384]; /* why no cgroup is used (empty when one is) */
     const char *binds[MAX_BINDS];   /* host paths, read-only ... */
     const char *bind_targets[MAX_BINDS]; /* ... seen at these paths inside */
     int nbinds;
@@ -78,6 +80,7 @@ int cgroup_prepare(uint64_t memory, uint64_t processes);
 int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap);
 int cgroup_cleanup(char *err, size_t errcap);
 int cgroup_attach_self(void);
+int cgroup_run_dir_v2(void);
 int cgroup_cpu_ns(uint64_t *ns);
 void cgroup_run_end(struct run_result *res);
 void cgroup_kill_all(void);
