@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <poll.h>
 #include <sched.h>
@@ -27,6 +28,8 @@
 
 #define SYNC_FD 3
 #define SCRATCH_SIZE (64 * 1024)
+/* Without a memory cgroup the run's resident memory is sampled this often. */
+#define MEMORY_WATCH_NS (5 * 1000000ull)
 
 
 static uint64_t now_ns(void) {
@@ -38,6 +41,23 @@ static uint64_t now_ns(void) {
 static uint64_t timeval_ns(struct timeval tv) {
     return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
 }
+
+static uint64_t clock_ns(clockid_t clock) {
+    struct timespec ts;
+    if (clock_gettime(clock, &ts) < 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* What the child reports before it execs: its seccomp listener, and the CPU its own set-up
+ * used (in all, and since it joined the run's cgroup), which is the sandbox's, not the
+ * program's, and is taken off the run's figure. */
+struct handshake {
+    char tag;                 /* 'L' */
+    int listener;
+    uint64_t setup_ns;        /* thread CPU from fork to exec */
+    uint64_t setup_in_cgroup_ns;
+} __attribute__((packed));
 
 /* ---- the child: runs in the slot's namespaces, ends in execve ---- */
 
@@ -115,7 +135,7 @@ static void place_fd(int fd, int target) {
 
 static void __attribute__((noreturn))
 child_main(const struct slot_config *cfg, const struct run_request *req, int out_w, int err_w,
-           int sync_fd) {
+           int sync_fd, bool born_in_cgroup) {
     sigset_t none;
     sigemptyset(&none);
     if (sigprocmask(SIG_SETMASK, &none, NULL) < 0)
@@ -132,8 +152,9 @@ child_main(const struct slot_config *cfg, const struct run_request *req, int out
     /* dup2 clears close-on-exec; the supervisor reads EOF here as "exec succeeded". */
     if (fcntl(SYNC_FD, F_SETFD, FD_CLOEXEC) < 0)
         child_fail("sync descriptor");
-    if (cgroup_attach_self() < 0)
+    if (!born_in_cgroup && cgroup_attach_self() < 0)
         child_fail("join cgroup");
+    uint64_t joined_ns = born_in_cgroup ? 0 : clock_ns(CLOCK_THREAD_CPUTIME_ID);
     if (unshare(CLONE_NEWCGROUP) < 0)
         child_fail("cgroup namespace");
     if (cfg->cpu >= 0) {
@@ -190,12 +211,13 @@ child_main(const struct slot_config *cfg, const struct run_request *req, int out
     int listener = seccomp_install(req->bpf, req->bpf_len);
     if (listener < 0)
         child_fail("install seccomp filter");
-    /* From here on only read, write and execve: the filter is in force. */
-    char msg[1 + sizeof(int)];
-    msg[0] = 'L';
-    memcpy(msg + 1, &listener, sizeof(int));
+    /* From here on only read, write, clock_gettime and execve: the filter is in force. */
+    struct handshake hello = {.tag = 'L', .listener = listener};
+    hello.setup_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    hello.setup_in_cgroup_ns = hello.setup_ns - joined_ns;
     char go;
-    if (write(SYNC_FD, msg, sizeof(msg)) != (ssize_t)sizeof(msg) || read(SYNC_FD, &go, 1) != 1)
+    if (write(SYNC_FD, &hello, sizeof(hello)) != (ssize_t)sizeof(hello) ||
+        read(SYNC_FD, &go, 1) != 1)
         _exit(127);
     execve(program, req->argv, req->envp);
     int err = errno;
@@ -310,22 +332,77 @@ static uint64_t process_cpu_ns(long pid) {
     return total;
 }
 
-/* CPU time of every live process of the run, from /proc (no-cgroup mode). */
-static uint64_t live_cpu_ns(void) {
+static uint64_t process_rss_bytes(long pid) {
+    char path[64], buf[128];
+    snprintf(path, sizeof(path), "/proc/%ld/statm", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    unsigned long long size_pages, resident_pages;
+    if (sscanf(buf, "%llu %llu", &size_pages, &resident_pages) != 2)
+        return 0;
+    return (uint64_t)resident_pages * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* The CPU time and resident memory of every live process of the run, from /proc: the
+ * no-cgroup mode's view (this is the sandbox's own /proc, where the init is pid 1). */
+static void scan_live_processes(uint64_t *cpu_ns, uint64_t *rss_bytes) {
     DIR *dir = opendir("/proc");
     if (!dir)
-        return 0;
-    uint64_t total = 0;
+        return;
     struct dirent *entry;
     while ((entry = readdir(dir))) {
         char *end;
         long pid = strtol(entry->d_name, &end, 10);
         if (*end || pid <= 1)
             continue;
-        total += process_cpu_ns(pid);
+        if (cpu_ns)
+            *cpu_ns += process_cpu_ns(pid);
+        if (rss_bytes)
+            *rss_bytes += process_rss_bytes(pid);
     }
     closedir(dir);
-    return total;
+}
+
+static uint64_t minus(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+/* The run's CPU time so far, less the child's set-up before exec. */
+static uint64_t program_cpu_ns(clockid_t main_clock, const struct handshake *hello) {
+    uint64_t used = 0;
+    if (cgroup_cpu_ns(&used) == 0) {
+        used = minus(used, hello->setup_in_cgroup_ns);
+    } else {
+        scan_live_processes(&used, NULL);
+        used = minus(used, hello->setup_ns);
+    }
+    uint64_t main_ns = minus(clock_ns(main_clock), hello->setup_ns);
+    return main_ns > used ? main_ns : used;
+}
+
+/* fork(), or on cgroup v2 clone3 with CLONE_INTO_CGROUP: the child starts in the run's
+ * cgroup, which saves the migration of a task into it. */
+static pid_t fork_child(bool *born_in_cgroup) {
+    int run_dir = cgroup_run_dir_v2();
+    if (run_dir >= 0) {
+        struct clone_args args;
+        memset(&args, 0, sizeof(args));
+        args.flags = CLONE_INTO_CGROUP;
+        args.exit_signal = SIGCHLD;
+        args.cgroup = (uint64_t)run_dir;
+        long pid = syscall(SYS_clone3, &args, sizeof(args));
+        if (pid >= 0) {
+            *born_in_cgroup = true;
+            return (pid_t)pid;
+        }
+        /* Older kernels, or a cgroup clone3 cannot enter: fork and join from the child. */
+    }
+    *born_in_cgroup = false;
+    return fork();
 }
 
 static int read_full(int fd, void *buf, size_t len) {
@@ -371,6 +448,7 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
     int out[2] = {-1, -1}, err[2] = {-1, -1}, sync[2] = {-1, -1};
     int pidfd = -1, listener = -1;
     uint64_t rusage_cpu = 0;
+    struct handshake hello = {0};
 
     if (cgroup_run_begin(req, res->error, sizeof(res->error)) < 0)
         goto done;
@@ -381,13 +459,14 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
     }
 
     uint64_t start = now_ns();
-    pid_t child = fork();
+    bool born_in_cgroup;
+    pid_t child = fork_child(&born_in_cgroup);
     if (child < 0) {
         set_error(res, "fork: %s", strerror(errno));
         goto done;
     }
     if (child == 0)
-        child_main(cfg, req, out[1], err[1], sync[1]);
+        child_main(cfg, req, out[1], err[1], sync[1], born_in_cgroup);
     close(out[1]);
     close(err[1]);
     close(sync[1]);
@@ -402,11 +481,10 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
 
     /* Handshake: the child reports its seccomp listener, we take it, then it may exec. */
     char msg[256];
-    int got = read_full(sync[0], msg, 1 + sizeof(int));
-    if (got == 1 + (int)sizeof(int) && msg[0] == 'L' && !res->error[0]) {
-        int remote;
-        memcpy(&remote, msg + 1, sizeof(int));
-        listener = (int)syscall(SYS_pidfd_getfd, pidfd, remote, 0);
+    int got = read_full(sync[0], msg, sizeof(hello));
+    if (got == (int)sizeof(hello) && msg[0] == 'L' && !res->error[0]) {
+        memcpy(&hello, msg, sizeof(hello));
+        listener = (int)syscall(SYS_pidfd_getfd, pidfd, hello.listener, 0);
         if (listener < 0) {
             set_error(res, "seccomp listener: %s", strerror(errno));
             kill(child, SIGKILL);
@@ -442,6 +520,9 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
     uint64_t cpu_limit = req->cpu_ms * 1000000ull;
     uint64_t cores = cfg->cpu >= 0 ? 1 : (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
     uint64_t next_cpu_check = start + cpu_limit / cores;
+    /* Without a memory cgroup nothing stops a memory hog but this watch (and RLIMIT_AS far
+     * above the limit, a safety net for the host). */
+    uint64_t next_memory_check = cfg->cgroup == CGROUP_NONE ? start + MEMORY_WATCH_NS : UINT64_MAX;
     bool exited = false;
     while (!exited && !res->killed_by && !res->error[0]) {
         struct pollfd pfd[4] = {
@@ -452,6 +533,8 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
         };
         uint64_t now = now_ns();
         uint64_t wake = wall_deadline < next_cpu_check ? wall_deadline : next_cpu_check;
+        if (next_memory_check < wake)
+            wake = next_memory_check;
         uint64_t wait = wake > now ? wake - now : 0;
         struct timespec ts = {.tv_sec = (time_t)(wait / 1000000000ull),
                               .tv_nsec = (long)(wait % 1000000000ull)};
@@ -482,21 +565,22 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
              * (4 ms here) either way. Runs are pinned to one CPU, so the run's CPU time grows
              * no faster than the wall clock: the next check is due when the remaining budget
              * could be spent, and the checks converge on the limit within a tick. */
-            uint64_t used = 0;
-            if (cgroup_cpu_ns(&used) < 0)
-                used = rusage_cpu + live_cpu_ns();
-            struct timespec cpu_now;
-            if (clock_gettime(clock, &cpu_now) == 0) {
-                uint64_t main_ns = (uint64_t)cpu_now.tv_sec * 1000000000ull + (uint64_t)cpu_now.tv_nsec;
-                if (main_ns > used)
-                    used = main_ns;
-            }
+            uint64_t used = program_cpu_ns(clock, &hello);
             if (used >= cpu_limit) {
                 res->killed_by = "cpu-timer";
             } else {
                 uint64_t step = (cpu_limit - used) / cores;
                 next_cpu_check = now + (step > 1000000ull ? step : 1000000ull);
             }
+        }
+        if (!exited && !res->killed_by && now >= next_memory_check) {
+            uint64_t resident = 0;
+            scan_live_processes(NULL, &resident);
+            if (resident > res->memory_bytes)
+                res->memory_bytes = resident;
+            if (resident > req->memory_bytes)
+                res->killed_by = "memory";
+            next_memory_check = now + MEMORY_WATCH_NS;
         }
     }
     if (res->killed_by || res->error[0])
@@ -541,6 +625,9 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
 
 done:
     cgroup_run_end(res);
+    uint64_t setup = res->cpu_source && strncmp(res->cpu_source, "cgroup", 6) == 0
+                         ? hello.setup_in_cgroup_ns : hello.setup_ns;
+    res->cpu_ns = minus(res->cpu_ns, setup);
     int fds[] = {out[0], out[1], err[0], err[1], sync[0], sync[1], pidfd, listener};
     for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
         if (fds[i] >= 0)

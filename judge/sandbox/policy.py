@@ -75,6 +75,13 @@ def _check(name: str, allowed: list[str]) -> None:
 # space): refused when the sandbox runs without cgroups.
 UNBOUNDED_WITHOUT_CGROUP = frozenset({"memfd_create"})
 
+# Without a cgroup nothing accounts exactly for a second process: a child reaped by the kernel
+# (SIGCHLD ignored) takes its CPU time with it, and memory spread over processes escapes a
+# per-process peak. So the programs' policies allow threads only there (the kernel sums a
+# process's threads); compilers, which wait for their own children, keep fork.
+FORKING_POLICIES = frozenset({"build"})
+CLONE_THREAD = 0x00010000
+
 
 @functools.lru_cache(maxsize=None)
 def policy_bpf(name: str, without_cgroup: bool = False) -> bytes:
@@ -82,8 +89,11 @@ def policy_bpf(name: str, without_cgroup: bool = False) -> bytes:
     if name not in POLICIES:
         raise JudgeError(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
     allowed = POLICIES[name]
+    threads_only = without_cgroup and name not in FORKING_POLICIES
     if without_cgroup:
         allowed = [s for s in allowed if s not in UNBOUNDED_WITHOUT_CGROUP]
+    if threads_only:
+        allowed = [s for s in allowed if s not in ("fork", "vfork")]
     _check(name, allowed)
     f = pyseccomp.SyscallFilter(defaction=pyseccomp.NOTIFY)
     # Foreign ABIs (i386 `int 0x80`, x32) do not match the native architecture: killed outright.
@@ -95,8 +105,13 @@ def policy_bpf(name: str, without_cgroup: bool = False) -> bytes:
             f.add_rule(pyseccomp.ALLOW, syscall)
         except (OSError, ValueError):
             continue  # not a syscall on this architecture
-    f.add_rule(pyseccomp.ALLOW, "clone",
-               pyseccomp.Arg(0, pyseccomp.MASKED_EQ, CLONE_NAMESPACE_FLAGS, 0))
+    if threads_only:
+        f.add_rule(pyseccomp.ALLOW, "clone",
+                   pyseccomp.Arg(0, pyseccomp.MASKED_EQ, CLONE_NAMESPACE_FLAGS | CLONE_THREAD,
+                                 CLONE_THREAD))
+    else:
+        f.add_rule(pyseccomp.ALLOW, "clone",
+                   pyseccomp.Arg(0, pyseccomp.MASKED_EQ, CLONE_NAMESPACE_FLAGS, 0))
     # clone3 takes its flags in memory, out of the filter's reach: make libc fall back to clone.
     f.add_rule(pyseccomp.ERRNO(errno.ENOSYS), "clone3")
     # Runs are pinned to one CPU; moving off it would let threads outrun the CPU accounting.

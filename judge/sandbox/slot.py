@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import BinaryIO, Union
 
 from judge import JudgeError
-from judge.sandbox.policy import policy_bpf, syscall_name
+from judge.sandbox.policy import FORKING_POLICIES, policy_bpf, syscall_name
 from judge.sandbox.result import Limits, RunResult
 from judge.sandbox.verdict import classify
 
@@ -21,6 +21,9 @@ DEFAULT_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "
 
 (TAG_ARG, TAG_ENV, TAG_CPU_MS, TAG_WALL_MS, TAG_MEMORY, TAG_OUTPUT, TAG_STDERR, TAG_FILE_SIZE,
  TAG_PROCESSES, TAG_OPEN_FILES, TAG_ADDRESS_SPACE, TAG_BPF, TAG_FDS, TAG_CWD) = range(1, 15)
+
+CGROUP_MODES = ("auto", "v1", "v2", "none")
+CGROUP_ENV = "JUDGE_CGROUP"   # the default cgroup mode of every Sandbox
 
 Stdin = Union[None, bytes, str, os.PathLike, int]
 Sink = Union[None, str, os.PathLike, int, BinaryIO]
@@ -74,15 +77,18 @@ class Sandbox:
     """
 
     def __init__(self, box: str | os.PathLike | None = None, policy: str = "native", *,
-                 slot: int = 0, cpu: int | None = None, cgroup: str = "auto",
+                 slot: int = 0, cpu: int | None = None, cgroup: str | None = None,
                  box_writable: bool = False, tmp_size_mb: int = 64,
                  binds: tuple = (), env: dict[str, str] | None = None) -> None:
         if box is not None:
             box = Path(box).resolve()
             if not box.is_dir():
                 raise SandboxError(f"box directory does not exist: {box}")
-        if cgroup not in ("auto", "v1", "v2", "none"):
-            raise SandboxError(f"unknown cgroup mode {cgroup!r} (auto, v1, v2, none)")
+        if cgroup is None:
+            cgroup = os.environ.get(CGROUP_ENV) or "auto"
+        if cgroup not in CGROUP_MODES:
+            raise SandboxError(f"unknown cgroup mode {cgroup!r} ({', '.join(CGROUP_MODES)}; "
+                               f"the default comes from {CGROUP_ENV})")
         policy_bpf(policy)  # validates the name early
         self.box = box
         self.policy = policy
@@ -94,7 +100,9 @@ class Sandbox:
         self.binds = tuple(binds)
         self.env = dict(DEFAULT_ENV if env is None else env)
         self.cgroup: str | None = None
+        self.cgroup_reason: str | None = None   # why no cgroup is used, when none is
         self.uid_mode: str | None = None
+        self.priority_raised = False
         self._process: subprocess.Popen | None = None
         self._sock: socket.socket | None = None
         self._lock = threading.Lock()
@@ -137,9 +145,13 @@ class Sandbox:
             detail = ready[len("error "):] if ready.startswith("error ") else ready
             self.close()
             raise SandboxError(f"cannot start the sandbox: {detail or 'the supervisor died'}")
-        fields = dict(part.split("=", 1) for part in ready.split()[1:])
-        self.cgroup = fields.get("cgroup")
-        self.uid_mode = fields.get("uid")
+        first, _, rest = ready.partition("\n")
+        fields = dict(part.split("=", 1) for part in first.split()[1:])
+        notes = dict(line.split("=", 1) for line in rest.splitlines() if "=" in line)
+        self.cgroup = fields["cgroup"]
+        self.uid_mode = fields["uid"]
+        self.priority_raised = fields["priority"] == "raised"
+        self.cgroup_reason = notes.get("cgroup_reason") or None
         return self
 
     def close(self, wait: bool = True) -> None:
@@ -212,7 +224,13 @@ class Sandbox:
             detail = self._supervisor_stderr()
             self.close()
             raise SandboxError(f"the sandbox supervisor died{': ' + detail if detail else ''}")
-        return self._decode(reply, limits)
+        return self._decode(reply, limits, self._process_accounting(policy or self.policy))
+
+    def _process_accounting(self, policy: str) -> str | None:
+        """Without a cgroup, how the processes of a run are accounted for (RunResult.sources)."""
+        if self.cgroup != "none":
+            return None
+        return "waited-children" if policy in FORKING_POLICIES else "threads-only"
 
     def _supervisor_stderr(self) -> str:
         if self._process is None or self._process.stderr is None:
@@ -298,7 +316,7 @@ class Sandbox:
         return message
 
     @staticmethod
-    def _decode(reply: str, limits: Limits) -> RunResult:
+    def _decode(reply: str, limits: Limits, processes: str | None) -> RunResult:
         raw = {}
         for line in reply.splitlines():
             key, _, value = line.partition("=")
@@ -316,7 +334,8 @@ class Sandbox:
             killed_by=raw.get("killed_by") or None,
             syscall=syscall_name(int(number)) if int(number) >= 0 else None,
             sources={"cpu": raw.get("cpu_source") or "rusage",
-                     "memory": raw.get("memory_source") or "rusage"},
+                     "memory": raw.get("memory_source") or "rusage",
+                     **({"processes": processes} if processes else {})},
             error=raw.get("error") or None,
         )
 

@@ -18,12 +18,15 @@ def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, wall_n
         status, killed_by = "RF", "seccomp"
     elif killed_by == "output" or signal == signals.SIGXFSZ:
         status = "OLE"
+    elif oom_kills > 0 or over_memory or killed_by == "memory":
+        # Before the timers: a program past its memory limit is MLE even when a timer stopped
+        # it, since it may only have been slow because it was swapping, thrashing or waiting
+        # for the kernel's OOM killer.
+        status = "MLE"
+        killed_by = "memory" if oom_kills or killed_by == "memory" else killed_by
     elif killed_by in ("cpu-timer", "wall-timer") or signal == signals.SIGXCPU:
         status = "TLE"
         killed_by = killed_by or "cpu-rlimit"
-    elif oom_kills > 0 or over_memory:
-        status = "MLE"
-        killed_by = killed_by or ("memory" if oom_kills else None)
     elif cpu_ms > limits.time_limit_ms:
         status = "TLE"
     elif signal or exit_code != 0:
