@@ -28,6 +28,11 @@ def _native():
         return None
 
 
+NO_CGROUP_MODE = ("no-cgroup mode: programs may start threads but no processes (fork, vfork "
+                  "and clone without CLONE_THREAD end as RF); CPU time is the one process's "
+                  "rusage; memory is watched every 5 ms and the run killed past the limit (MLE)")
+
+
 def _cgroup_checks() -> list[Check]:
     mounts = open("/proc/self/mountinfo").read().splitlines()
     v1 = sorted({opt for line in mounts if " - cgroup " in line
@@ -46,23 +51,33 @@ def _cgroup_checks() -> list[Check]:
               "uses cgroup v1 when mounted, else the no-cgroup mode"),
         Check("cgroup v1", {"memory", "cpuacct", "pids"} <= set(v1),
               f"controllers: {', '.join(v1) or 'none'}",
-              "no-cgroup mode: CPU from rusage, memory from ru_maxrss, RLIMIT_AS as the memory bound"),
+              NO_CGROUP_MODE),
     ]
     return checks
 
 
-def _sandbox_check() -> Check:
+def _sandbox_checks() -> list[Check]:
+    """An end-to-end run, and the cgroup mode the sandbox picked (with why, when none)."""
     from judge.sandbox import Sandbox, Limits, SandboxError
     try:
         with Sandbox(box=None) as sandbox:
             result = sandbox.run(["/bin/true"], Limits(time_limit_ms=2000))
-        ok = result.status == "OK"
-        detail = (f"cgroup={sandbox.cgroup}, program uid={sandbox.uid_mode}, /bin/true: {result.status}"
-                  + (f" ({result.error})" if result.error else ""))
     except SandboxError as exc:
-        ok, detail = False, str(exc)
-    return Check("sandbox", ok, detail, "refuses to run programs (never runs them unconfined)",
-                 required=True)
+        return [Check("sandbox", False, str(exc),
+                      "refuses to run programs (never runs them unconfined)", required=True)]
+    detail = (f"cgroup={sandbox.cgroup}, program uid={sandbox.uid_mode}, /bin/true: {result.status}"
+              + (f" ({result.error})" if result.error else ""))
+    checks = [Check("sandbox", result.status == "OK", detail,
+                    "refuses to run programs (never runs them unconfined)", required=True)]
+    in_use = sandbox.cgroup != "none"
+    checks.append(Check("cgroup in use", in_use,
+                        sandbox.cgroup if in_use else sandbox.cgroup_reason or "none",
+                        NO_CGROUP_MODE))
+    checks.append(Check("supervisor priority", sandbox.priority_raised,
+                        "raised (nice -10)" if sandbox.priority_raised else "normal",
+                        "a CPU-limit kill may wait for the end of the program's time slice "
+                        "(needs root with CAP_SYS_NICE)"))
+    return checks
 
 
 def _capabilities() -> Check:
@@ -113,7 +128,7 @@ def run_checks() -> list[Check]:
                             "RLIMIT_CPU only: TLE detected to the second", required=False))
     checks.extend(_cgroup_checks())
     checks.append(_capabilities())
-    checks.append(_sandbox_check())
+    checks.extend(_sandbox_checks())
     checks.append(_tool("g++", ["g++", "--version"], "C++ submissions cannot be compiled"))
     checks.append(_tool("gcc", ["gcc", "--version"], "C submissions cannot be compiled"))
     checks.append(_tool("python3", ["python3", "--version"], "Python submissions cannot run"))

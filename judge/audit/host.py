@@ -136,9 +136,10 @@ def warnings(facts: HostFacts) -> list[str]:
                    "work competes with the runs, so CPU times are inflated by cache and scheduler "
                    "noise and wall-time limits may fire early. Audit and benchmark on an idle machine.")
     if facts.cgroup == "none":
-        out.append("no cgroup: CPU time comes from rusage and /proc ticks, memory from the largest "
-                   "single process's ru_maxrss, and the memory limit is RLIMIT_AS. Run the judge as "
-                   "root or with a delegated cgroup v2 subtree for exact figures.")
+        out.append("no cgroup: programs may not start processes (threads only); CPU time comes "
+                   "from rusage, memory from a 5 ms watch of resident memory and ru_maxrss. Run the "
+                   "judge as root or with a delegated cgroup v2 subtree (judge doctor says why none "
+                   "is used) for kernel-exact figures.")
     for figure, seen in sorted(facts.sources.items()):
         inexact = [s for s in seen if not is_exact(s)]
         if inexact:
@@ -156,8 +157,8 @@ def source_meaning(figure: str, source: str) -> str:
         return ("the cgroup's CPU counter: every thread and process of the run, in ns"
                 if figure == "cpu" else "the cgroup's peak usage: every process of the run")
     if figure == "cpu":
-        return "rusage of reaped processes plus /proc ticks of live ones"
-    return "ru_maxrss: the largest single process, not the sum of the run's processes"
+        return "rusage of the run's one process and its threads"
+    return "ru_maxrss of the run's one process, and a 5 ms watch of its resident memory"
 
 
 def _cpus(cpus: list[int]) -> str:
