@@ -628,6 +628,7 @@ done:
     uint64_t setup = res->cpu_source && strncmp(res->cpu_source, "cgroup", 6) == 0
                          ? hello.setup_in_cgroup_ns : hello.setup_ns;
     res->cpu_ns = minus(res->cpu_ns, setup);
+    res->setup_ns = setup;
     int fds[] = {out[0], out[1], err[0], err[1], sync[0], sync[1], pidfd, listener};
     for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
         if (fds[i] >= 0)

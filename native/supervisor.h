@@ -52,6 +52,7 @@ struct run_result {
     int exit_code;           /* -1 when killed by a signal or never started */
     int signal;              /* 0 when it exited */
     uint64_t cpu_ns, wall_ns, memory_bytes, output_bytes, stderr_bytes;
+    uint64_t setup_ns;       /* the child's own set-up before exec: not in cpu_ns */
     uint64_t oom_kills;
     const char *killed_by;   /* NULL, "cpu-timer", "wall-timer", "output", "seccomp", "memory" */
     int syscall_nr;          /* -1 unless a refused syscall was seen */

@@ -53,6 +53,9 @@ class RunResult:
     syscall: str | None              # name of the refused syscall
     sources: dict = field(default_factory=dict)   # {"cpu": ..., "memory": ...}
     error: str | None = None         # text for SE
+    # CPU the sandbox's own child spent between fork and execve (rlimits, the seccomp filter):
+    # not in cpu_time_ms, but in the program's own clocks, which start at fork.
+    setup_cpu_ms: float = 0.0
 
     def to_dict(self) -> dict:
         return asdict(self)

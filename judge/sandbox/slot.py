@@ -327,6 +327,7 @@ class Sandbox:
             exit_code=int(raw.get("exit_code", -1)),
             signal=int(raw.get("signal", 0)),
             cpu_ns=int(raw.get("cpu_ns", 0)),
+            setup_ns=int(raw.get("setup_ns", 0)),
             wall_ns=int(raw.get("wall_ns", 0)),
             memory_bytes=int(raw.get("memory_bytes", 0)),
             output_bytes=int(raw.get("output_bytes", 0)),

@@ -6,8 +6,8 @@ import signal as signals
 from judge.sandbox.result import Limits, RunResult
 
 
-def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, wall_ns: int,
-             memory_bytes: int, output_bytes: int, oom_kills: int, killed_by: str | None,
+def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_ns: int,
+             wall_ns: int, memory_bytes: int, output_bytes: int, oom_kills: int, killed_by: str | None,
              syscall: str | None, sources: dict, error: str | None) -> RunResult:
     cpu_ms = cpu_ns / 1e6
     memory_kb = memory_bytes // 1024
@@ -45,4 +45,5 @@ def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, wall_n
         syscall=syscall,
         sources=sources,
         error=error,
+        setup_cpu_ms=round(setup_ns / 1e6, 3),
     )
