@@ -25,13 +25,18 @@ def exec_command(
     stdin: Optional[Path] = typer.Option(None, "--stdin", help="File given as standard input."),
     stdout: Optional[Path] = typer.Option(None, "--stdout", help="File for the program's stdout."),
     as_json: bool = typer.Option(False, "--json", help="Print the RunResult as JSON."),
+    cgroup: Optional[str] = typer.Option(None, "--cgroup",
+                                         help="cgroup mode: auto, v1, v2, none (default: "
+                                              "$JUDGE_CGROUP, else auto)."),
 ) -> None:
     """Run CMD in the sandbox, with /box = DIR as the working directory."""
-    from judge.sandbox import Limits, POLICIES, Sandbox
+    from judge.sandbox import CGROUP_MODES, Limits, POLICIES, Sandbox
     if not command:
         raise fail("no command given (usage: judge exec [OPTIONS] -- CMD [ARGS...])")
     if policy not in POLICIES:
         raise fail(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})")
+    if cgroup is not None and cgroup not in CGROUP_MODES:
+        raise fail(f"unknown cgroup mode {cgroup!r} (choose from {', '.join(CGROUP_MODES)})")
     if not box.is_dir():
         raise fail(f"--box {box} is not a directory")
     if stdin is not None and not stdin.is_file():
@@ -44,7 +49,7 @@ def exec_command(
         raise fail(str(exc))
     sys.stdout.flush()
     target = stdout if stdout is not None else (None if as_json else sys.stdout.fileno())
-    with Sandbox(box=box, policy=policy) as sandbox:
+    with Sandbox(box=box, policy=policy, cgroup=cgroup) as sandbox:
         result = sandbox.run(command, limits, stdin=stdin, stdout=target,
                              stderr=sys.stderr.fileno())
     if as_json:
