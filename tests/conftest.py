@@ -5,7 +5,19 @@
 - `sandbox_available()`: can a sandbox start here at all?
 - `require_sandbox`: skips a sandbox test when it cannot; with JUDGE_REQUIRE_SANDBOX=1 (CI) every
   skip, of any test, is turned into a failure.
-- `assert_no_leftovers(slot, supervisor_pid)`: nothing of a run survives on the host.
+- `assert_no_leftovers(slot, supervisor_pid)`: nothing of a run survives on the host, in the v1
+  hierarchies and the v2 one (`slot_parents()`: where the judge puts its slot directories).
+- `assert_dead_supervisors_swept(pids)`: once a new slot has started, no directory of a
+  supervisor killed with SIGKILL is left in any hierarchy.
+- Modes: `SUITE_CGROUP` is the mode the sandboxes of the suite use by default (JUDGE_CGROUP,
+  else auto). `make test` runs the whole suite once with the default and the sandbox, hostile
+  and grading suites again with JUDGE_CGROUP=none; tests whose expectation differs by mode
+  branch on `sb.cgroup`. `HOST_CGROUP_MODES` are the modes this host offers ("none" always).
+- Time scale: JUDGE_TEST_TIME_SCALE (a float, default 1; e.g. 8 in the emulated cgroup v2 VM,
+  which runs programs 5-10x slower) multiplies, through `scaled()`, the limits and wall-clock
+  bounds of the tests where timing is not the point, and the slack of the timer checks. What is
+  asserted stays the same: a TLE must still be a TLE by the CPU timer within the (scaled) slack,
+  an OK must still be OK.
 """
 from __future__ import annotations
 
@@ -17,6 +29,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -24,8 +37,10 @@ import pytest
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 HOST_UID_BASE = 200000
 REQUIRE_ENV = "JUDGE_REQUIRE_SANDBOX"
-CGROUP_ROOT = Path("/sys/fs/cgroup")
+CGROUP_ENV = "JUDGE_CGROUP"
+SCALE_ENV = "JUDGE_TEST_TIME_SCALE"
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
+LEAF_NAME = "judge-leaf"    # the judge's own processes' cgroup under a v2 slot parent
 # Slots of this suite: far from the low slot numbers evaluations use, and different for every
 # pytest process (a concurrent run of this same suite must not share our uids), so that the
 # per-uid leftover check only ever sees our own runs. Slots SLOT_BASE .. SLOT_BASE+189 go to
@@ -41,6 +56,28 @@ def require_sandbox_env() -> bool:
 
 def next_slot() -> int:
     return SLOT_BASE + next(_slots) % 190
+
+
+def _time_scale() -> float:
+    raw = os.environ.get(SCALE_ENV, "").strip()
+    try:
+        value = float(raw) if raw else 1.0
+    except ValueError:
+        raise pytest.UsageError(f"{SCALE_ENV}={raw!r} is not a number") from None
+    if not value > 0:
+        raise pytest.UsageError(f"{SCALE_ENV} must be positive, got {raw!r}")
+    return value
+
+
+TIME_SCALE = _time_scale()
+
+
+def scaled(ms: float) -> int:
+    """A limit, a wall-clock bound or a timer slack stretched for a slow machine."""
+    return int(round(ms * TIME_SCALE))
+
+
+SUITE_CGROUP = os.environ.get(CGROUP_ENV) or "auto"
 
 
 # -- pytest plumbing -------------------------------------------------------------------------
@@ -75,11 +112,15 @@ def _sandbox_status() -> tuple[bool, str]:
         return False, f"cannot import judge.sandbox: {exc!r}"
     try:
         with Sandbox(slot=SLOT_BASE + 199) as sb:
-            result = sb.run(["/bin/true"], Limits(time_limit_ms=2000))
+            result = sb.run(["/bin/true"], Limits(time_limit_ms=scaled(2000)))
+            mode = sb.cgroup
     except Exception as exc:
         return False, f"the sandbox cannot start: {exc}"
     if result.status != "OK":
         return False, f"/bin/true in the sandbox gave {result}"
+    # A mode asked for in the environment must be the one the sandboxes get.
+    if SUITE_CGROUP != "auto" and mode != SUITE_CGROUP:
+        return False, f"{CGROUP_ENV}={SUITE_CGROUP} but the sandbox uses cgroup mode {mode}"
     return True, ""
 
 
@@ -164,19 +205,144 @@ def processes_of_uid(uid: int) -> list[str]:
     return found
 
 
-def own_cgroup_dirs() -> dict[str, Path]:
-    """This process's cgroup directory in each v1 hierarchy we check."""
-    dirs = {}
+def _unescape(field: str) -> str:
+    """mountinfo writes space, tab, newline and backslash as \\ooo."""
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), field)
+
+
+def _cgroup_mounts() -> list[tuple[str, str, str, set[str]]]:
+    """(fstype, mount root, mount point, super options) of every cgroup mount we can see."""
+    mounts = []
+    for line in Path("/proc/self/mountinfo").read_text().splitlines():
+        before, sep, after = line.partition(" - ")
+        if not sep:
+            continue
+        fields, tail = before.split(), after.split()
+        if len(fields) < 5 or len(tail) < 3 or tail[0] not in ("cgroup", "cgroup2"):
+            continue
+        mounts.append((tail[0], _unescape(fields[3]), _unescape(fields[4]),
+                       set(tail[2].split(","))))
+    return mounts
+
+
+def _under_mount(mount_root: str, mount_point: str, path: str) -> Path | None:
+    """Where cgroup `path` (as /proc/self/cgroup names it) is seen in a mount of the hierarchy
+    whose root field is `mount_root` (a container sees its own cgroup as its mount's root)."""
+    root = mount_root.rstrip("/")
+    if root and path != root and not path.startswith(root + "/"):
+        return None
+    return Path(mount_point) / path[len(root):].lstrip("/")
+
+
+def own_cgroups() -> dict[str, Path]:
+    """This process's cgroup directory in each hierarchy the judge uses: "memory", "cpuacct",
+    "pids" (v1) and "unified" (v2), where mounted."""
+    paths = {}
     for line in Path("/proc/self/cgroup").read_text().splitlines():
-        _, controllers, path = line.split(":", 2)
+        hierarchy, controllers, path = line.split(":", 2)
+        if hierarchy == "0" and controllers == "":
+            paths["unified"] = path
         for controller in controllers.split(","):
             if controller in V1_CONTROLLERS:
-                dirs[controller] = CGROUP_ROOT / controller / path.lstrip("/")
+                paths[controller] = path
+    dirs = {}
+    for fstype, root, point, options in _cgroup_mounts():
+        keys = ["unified"] if fstype == "cgroup2" else [c for c in V1_CONTROLLERS if c in options]
+        for key in keys:
+            if key in paths and key not in dirs:
+                found = _under_mount(root, point, paths[key])
+                if found is not None and found.is_dir():
+                    dirs[key] = found
     return dirs
 
 
+def slot_parents() -> dict[str, Path]:
+    """Where the judge makes its slot directories judge-<supervisor pid>-slot<N>: on v1 the own
+    cgroup in each of memory, cpuacct and pids; on v2 the own cgroup B, or its parent when the
+    judge has moved itself into B/judge-leaf. Read afresh each time: the first v2 slot moves
+    this very process."""
+    parents = own_cgroups()
+    unified = parents.get("unified")
+    if unified is not None and unified.name == LEAF_NAME:
+        parents["unified"] = unified.parent
+    return parents
+
+
+def v2_controllers() -> set[str]:
+    """The controllers the v2 hierarchy offers the judge's slot parent (none on a v1 host)."""
+    parent = slot_parents().get("unified")
+    try:
+        return set((parent / "cgroup.controllers").read_text().split()) if parent else set()
+    except OSError:
+        return set()
+
+
+def host_cgroup_modes() -> list[str]:
+    """The cgroup modes this host offers the suite, as root: "v2" when the v2 hierarchy has
+    memory and pids for the slot parent, "v1" when the v1 memory, cpuacct and pids hierarchies
+    are mounted and writable, and always "none"."""
+    modes = []
+    if os.geteuid() == 0:
+        if {"memory", "pids"} <= v2_controllers():
+            modes.append("v2")
+        parents = slot_parents()
+        if all(c in parents and os.access(parents[c], os.W_OK) for c in V1_CONTROLLERS):
+            modes.append("v1")
+    return modes + ["none"]
+
+
+HOST_CGROUP_MODES = host_cgroup_modes()
+
+
 def slot_cgroup_dirs(slot: int, supervisor_pid: int) -> list[Path]:
-    return [d / f"judge-{supervisor_pid}-slot{slot}" for d in own_cgroup_dirs().values()]
+    return [d / f"judge-{supervisor_pid}-slot{slot}" for d in slot_parents().values()]
+
+
+def supervisor_dirs(supervisor_pid: int) -> list[Path]:
+    """Every slot directory of one supervisor, in every hierarchy."""
+    return [entry for parent in slot_parents().values()
+            for entry in parent.glob(f"judge-{supervisor_pid}-slot*") if entry.is_dir()]
+
+
+def supervisor_pids_of(parent_pid: int) -> list[int]:
+    """The pids of the sandbox supervisors whose parent is `parent_pid`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1:stat.rindex(")")]
+        ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+        if ppid == parent_pid and comm.startswith("judge-superv"):
+            found.append(int(entry.name))
+    return found
+
+
+def assert_dead_supervisors_swept(pids: list[int], timeout_s: float = 10) -> None:
+    """For supervisors killed with SIGKILL (which cannot clean up): once another slot has
+    started, none of their slot directories is left in any hierarchy. The sweep may run just
+    after the new slot said it is ready, so this waits for it, up to a (scaled) bound."""
+    for pid in pids:
+        assert not _alive(pid), f"supervisor {pid} is still alive"
+    deadline = time.monotonic() + timeout_s * TIME_SCALE
+    while True:
+        left = [d for pid in pids for d in supervisor_dirs(pid)]
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert not left, f"slot directories of dead supervisors {pids} were not swept: {left}"
+
+
+def memory_bound_kb(sb, limit_mb: int) -> int:
+    """The most a run of `sb` may be seen holding under a limit of limit_mb: with a memory
+    cgroup the kernel's limit (limit + limit/8 + 4 MiB) plus 1 MiB; without one the resident
+    memory watch's bound, 1.25 x limit + 16 MiB."""
+    if sb.cgroup == "none":
+        return int(limit_mb * 1.25 * 1024) + 16 * 1024
+    return (limit_mb + limit_mb // 8 + 4 + 1) * 1024
 
 
 def _alive(pid: int) -> bool:
