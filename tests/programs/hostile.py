@@ -27,3 +27,9 @@ elif case == "memory":
     blocks = []
     while True:
         blocks.append(bytearray(1 << 20))
+elif case == "fork":
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    print("forked")
