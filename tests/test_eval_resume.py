@@ -1,5 +1,7 @@
 """judge eval survives SIGTERM and kill -9: nothing committed is lost or judged again, nothing is
-duplicated, and the rerun finishes the job."""
+duplicated, the rerun finishes the job, and the slot directories the killed run's supervisors
+could not remove are swept when the rerun's slots start. Wall-clock bounds are scaled
+(JUDGE_TEST_TIME_SCALE, see conftest)."""
 from __future__ import annotations
 
 import json
@@ -11,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from conftest import assert_dead_supervisors_swept, is_alive, scaled, supervisor_pids_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SOL = ROOT / "judge" / "problems" / "pack_src" / "codeforces-2020A" / "sol.py"
@@ -41,7 +44,7 @@ def stored(out: Path) -> dict[str, tuple[int, str]]:
 
 
 def wait_for(out: Path, proc: subprocess.Popen, at_least: int, timeout: float = 300) -> None:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout * 1000) / 1000
     while len(stored(out)) < at_least:
         assert proc.poll() is None, f"eval ended early: {proc.communicate()}"
         assert time.monotonic() < deadline, "no progress"
@@ -63,7 +66,7 @@ def test_resume_after_sigterm_and_kill_9(tmp_path, require_sandbox):
     proc = start(gens, out)
     wait_for(out, proc, 1)
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=scaled(120))
     assert proc.returncode == 130, err
     assert "resume" in err and "Traceback" not in err
     after_term = stored(out)
@@ -72,8 +75,23 @@ def test_resume_after_sigterm_and_kill_9(tmp_path, require_sandbox):
     # 2. kill -9 mid-way
     proc = start(gens, out)
     wait_for(out, proc, len(after_term) + 1)
+    supervisors = supervisor_pids_of(proc.pid)
+    assert supervisors, "the eval runs no sandbox supervisor"
     os.kill(proc.pid, signal.SIGKILL)
-    proc.communicate(timeout=60)
+    proc.communicate(timeout=scaled(60))
+    # Its supervisors die with it (they cannot outlive the thread that started them) and
+    # cannot clean up after themselves.
+    deadline = time.monotonic() + scaled(10000) / 1000
+    while any(is_alive(pid) for pid in supervisors):
+        assert time.monotonic() < deadline, f"supervisors {supervisors} outlived the eval"
+        time.sleep(0.02)
+    # Orphaned, they were re-parented to this process (a subreaper, as every judge is): reap
+    # them as init would, or their zombies would hold their pids.
+    for pid in supervisors:
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
     after_kill = stored(out)
     assert len(after_kill) < SAMPLES, "finished before the kill; nothing to test"
     for key, value in after_term.items():
@@ -81,8 +99,9 @@ def test_resume_after_sigterm_and_kill_9(tmp_path, require_sandbox):
 
     # 3. the rerun completes the job
     proc = start(gens, out)
-    stdout, err = proc.communicate(timeout=600)
+    stdout, err = proc.communicate(timeout=scaled(600))
     assert proc.returncode == 0, err
+    assert_dead_supervisors_swept(supervisors)
     summary = json.loads(stdout)
     final = stored(out)
     assert len(final) == SAMPLES
