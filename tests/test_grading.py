@@ -1,8 +1,15 @@
 """Grading over the embedded pack: for every problem, AC, WA, TLE, MLE, RE and CE solutions in
-C++, Python and Java get their verdicts."""
+C++, Python and Java get their verdicts, in the cgroup mode JUDGE_CGROUP names (`make test` runs
+this file with the default mode and again with "none").
+
+With JUDGE_TEST_TIME_SCALE (see conftest) the problems' time limits are stretched by it, for the
+grader (`resolve` here) and for `judge run` (JUDGE_TIME_FACTORS): the TLE programs never end, so
+every verdict stays what it must be."""
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import subprocess
 import sys
 import uuid
@@ -13,7 +20,9 @@ import pytest
 from judge import JudgeError
 from judge.grade import Grader
 from judge.languages import java_class_name
-from judge.problems.registry import list_problems, resolve
+from judge.problems.registry import list_problems, resolve as resolve_problem
+
+from conftest import SUITE_CGROUP, TIME_SCALE, scaled
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK_SOURCES = ROOT / "judge" / "problems" / "pack_src"
@@ -27,6 +36,15 @@ LANG_FILES = {  # kind -> file per language; generic failures apply to every pro
     "CE": {"cpp": "ce.cpp", "python": "ce.py", "java": "CompileError.java"},
 }
 PROBLEMS = sorted(p.id for p in list_problems())
+TIME_FACTORS = {"cpp": 1.0, "c": 1.0, "python": 2.0, "pypy3": 2.0, "java": 2.0}
+
+
+def resolve(problem_id: str):
+    """The problem, with its time limit stretched on a slow machine."""
+    problem = resolve_problem(problem_id)
+    if TIME_SCALE == 1:
+        return problem
+    return dataclasses.replace(problem, time_limit_ms=scaled(problem.time_limit_ms))
 
 
 def source_dir(problem_id: str) -> Path:
@@ -60,6 +78,13 @@ def test_verdicts(grader, problem_id, kind, lang):
     result = grader.grade(path.read_text(), lang, resolve(problem_id))
     assert result.verdict == kind, (result.verdict, [t.to_dict() for t in result.tests][-1:],
                                     result.compile.log[-500:])
+    # The runs were made in the suite's mode.
+    sources = [t.run.sources for t in result.tests if t.run is not None]
+    if SUITE_CGROUP == "none":
+        assert all(s == {"cpu": "rusage", "memory": "rusage", "processes": "threads-only"}
+                   for s in sources), sources
+    elif SUITE_CGROUP in ("v1", "v2"):
+        assert all(s["cpu"] == f"cgroup-{SUITE_CGROUP}" for s in sources), sources
     if kind == "AC":
         assert len(result.tests) == len(resolve(problem_id).tests)
         assert all(t.verdict == "AC" for t in result.tests)
@@ -117,8 +142,13 @@ def test_java_class_name(source, expected):
 
 
 def judge_cli(*args, cwd=ROOT):
+    env = dict(os.environ)
+    if TIME_SCALE != 1:
+        env["JUDGE_TIME_FACTORS"] = ",".join(f"{lang}={factor * TIME_SCALE:g}"
+                                             for lang, factor in TIME_FACTORS.items())
     return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args],
-                          capture_output=True, text=True, cwd=cwd, timeout=600)
+                          capture_output=True, text=True, cwd=cwd, timeout=scaled(600_000) / 1000,
+                          env=env)
 
 
 def test_cli_run_quick_start_and_json(require_sandbox):
