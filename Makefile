@@ -34,8 +34,12 @@ venv: $(VENV)/.installed
 native: venv
 	$(PY) setup.py -q build_ext --inplace
 
+# The whole suite in the default cgroup mode (JUDGE_CGROUP, else auto), then the sandbox,
+# hostile and grading suites again in the no-cgroup mode, which hosts without cgroups get.
 test: setup
 	$(PY) -m pytest -q tests
+	JUDGE_CGROUP=none $(PY) -m pytest -q tests/test_sandbox_limits.py \
+	  tests/test_sandbox_hostile.py tests/test_grading.py
 
 bench: setup
 	$(PY) -m tests.bench
