@@ -3,6 +3,7 @@ end-to-end evaluation over the embedded pack with exact metrics, and the HTML re
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import TIME_SCALE, scaled
 from judge import JudgeError
 from judge.evaluate.generations import read_generations
 from judge.evaluate.harness import wrap_source
@@ -26,9 +28,19 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SLOT_BASE = "620"   # away from the sandbox suites' slots and from default evals
 
 
+# The languages' default time factors; with JUDGE_TEST_TIME_SCALE (see conftest) the evals of
+# these tests run with them stretched by it (JUDGE_TIME_FACTORS): the verdicts stay the same.
+TIME_FACTORS = {"cpp": 1.0, "c": 1.0, "python": 2.0, "pypy3": 2.0, "java": 2.0}
+
+
 def judge_cli(*args, timeout=900):
+    env = dict(os.environ)
+    if TIME_SCALE != 1:
+        env["JUDGE_TIME_FACTORS"] = ",".join(f"{lang}={factor * TIME_SCALE:g}"
+                                             for lang, factor in TIME_FACTORS.items())
     return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=timeout)
+                          capture_output=True, text=True, cwd=ROOT,
+                          timeout=scaled(timeout * 1000) / 1000, env=env)
 
 
 def completion(path: Path, tag: str, chatter: str = "Here is my solution.") -> str:
@@ -216,7 +228,8 @@ def test_e2e_exact_metrics(e2e):
     assert summary["reruns"] == {"count": 0, "changed": 0, "changes": [],
                                  "rule": summary["reruns"]["rule"]}
     assert summary["limits"]["problems"]["codeforces/2020A"] == {"time_limit_ms": 1000, "memory_limit_mb": 256}
-    assert summary["limits"]["time_factors"] == {"cpp": 1.0, "java": 2.0, "python": 2.0}
+    assert summary["limits"]["time_factors"] == {
+        lang: TIME_FACTORS[lang] * TIME_SCALE for lang in ("cpp", "java", "python")}
     assert set(summary["toolchains"]) == {"cpp", "java", "python"} and summary["host"]["cpu_model"]
     assert summary["judge_version"]
     # spread over sample indexes 0, 1, 2: run accuracies (1+1)/2, (0+0)/2, (1+0)/2
