@@ -326,7 +326,7 @@ def assert_dead_supervisors_swept(pids: list[int], timeout_s: float = 10) -> Non
     started, none of their slot directories is left in any hierarchy. The sweep may run just
     after the new slot said it is ready, so this waits for it, up to a (scaled) bound."""
     for pid in pids:
-        assert not _alive(pid), f"supervisor {pid} is still alive"
+        assert not is_alive(pid), f"supervisor {pid} is still alive"
     deadline = time.monotonic() + timeout_s * TIME_SCALE
     while True:
         left = [d for pid in pids for d in supervisor_dirs(pid)]
@@ -345,7 +345,8 @@ def memory_bound_kb(sb, limit_mb: int) -> int:
     return (limit_mb + limit_mb // 8 + 4 + 1) * 1024
 
 
-def _alive(pid: int) -> bool:
+def is_alive(pid: int) -> bool:
+    """Running (not a zombie, not gone)."""
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except (OSError, IndexError):
@@ -362,7 +363,7 @@ def assert_no_leftovers(slot: int, supervisor_pid: int | None = None) -> None:
     assert not left, f"processes of slot {slot} (uid {host_uid(slot)}) survived: {left}"
     if supervisor_pid is None:
         return
-    alive = _alive(supervisor_pid)
+    alive = is_alive(supervisor_pid)
     for directory in slot_cgroup_dirs(slot, supervisor_pid):
         if not directory.exists():
             continue
