@@ -1,0 +1,88 @@
+#!/bin/bash
+# Builds the judge image (images/Containerfile) with podman, or docker when podman is absent.
+#
+#   images/build.sh            what `make image` runs; prints the image name on the last line
+#
+# No registry is reachable from the machines this runs on, so the Debian 12 base is made here:
+# mmdebstrap builds a minimal bookworm root from the host's own apt mirror and it is imported
+# as $JUDGE_BASE_IMAGE, once (delete that image to rebuild it). The judge image is tagged with
+# a hash of everything that goes into it, and is not rebuilt while that hash is unchanged.
+#
+# Environment: JUDGE_IMAGE (default localhost/judge), JUDGE_BASE_IMAGE (default
+# localhost/judge-base:bookworm), JUDGE_ENGINE (podman or docker; default podman if installed),
+# JUDGE_MIRROR (default: the Debian mirror of the host's apt sources), PYTHON (default .venv's).
+set -euo pipefail
+
+die() { echo "images/build.sh: $*" >&2; exit 2; }
+log() { echo "images/build.sh: $*" >&2; }
+
+cd "$(dirname "$0")/.."
+IMAGE=${JUDGE_IMAGE:-localhost/judge}
+BASE=${JUDGE_BASE_IMAGE:-localhost/judge-base:bookworm}
+PYTHON=${PYTHON:-.venv/bin/python}
+ENGINE=${JUDGE_ENGINE:-$(command -v podman >/dev/null && echo podman || echo docker)}
+command -v "$ENGINE" >/dev/null || die "neither podman nor docker is installed (make setup installs podman)"
+[ -x "$PYTHON" ] || die "$PYTHON is missing: run 'make setup' first"
+# crun, podman's default runtime, cannot start containers on cgroup v1/hybrid hosts.
+RUNTIME=()
+[ "$(basename "$ENGINE")" = podman ] && RUNTIME=(--runtime runc)
+
+image_exists() { "$ENGINE" image inspect "$1" >/dev/null 2>&1; }
+
+# --- the base: a minimal Debian 12 from the host's mirror ------------------------------------
+if ! image_exists "$BASE"; then
+  command -v mmdebstrap >/dev/null || {
+    [ "$(id -u)" = 0 ] || die "mmdebstrap is missing (apt-get install mmdebstrap as root)"
+    log "installing mmdebstrap"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mmdebstrap >/dev/null
+  }
+  uris=$( { cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '/^URIs:/{print $2}'
+            cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk '/^deb /{print $2}'; } \
+          | grep -E '/debian(-security)?/?$' || true)
+  mirror=${JUDGE_MIRROR:-$(echo "$uris" | grep -v security | head -1)}
+  security=$(echo "$uris" | grep security | head -1)
+  [ -n "$mirror" ] || die "no Debian mirror in the host's apt sources: set JUDGE_MIRROR"
+  security=${security:-${mirror%/}-security}
+  mkdir -p build/image
+  tarball=build/image/base.tar
+  log "building the base $BASE from $mirror (mmdebstrap, a few minutes)"
+  # No documentation in the base (nor in what is installed on it later: the dpkg settings stay).
+  mmdebstrap --quiet --variant=minbase --include=ca-certificates \
+    --aptopt='Acquire::Languages "none"' \
+    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
+    bookworm "$tarball" \
+    "deb $mirror bookworm main" "deb $mirror bookworm-updates main" "deb $security bookworm-security main"
+  "$ENGINE" import --change 'CMD ["/bin/bash"]' "$tarball" "$BASE" >/dev/null
+  rm -f "$tarball"
+fi
+
+# --- the Python dependencies: pinned to the tested .venv, downloaded with the host's pip ------
+wheels=images/wheels
+mkdir -p "$wheels"
+"$PYTHON" -m pip freeze --all --exclude-editable | grep -v '^judge[= @]' > "$wheels/constraints.txt.new"
+if ! cmp -s "$wheels/constraints.txt.new" "$wheels/constraints.txt"; then
+  log "downloading the Python dependencies into $wheels"
+  rm -f "$wheels"/*.whl "$wheels"/*.tar.gz "$wheels"/*.zip
+  # (the host's extra file:// indexes that lack a package are reported per package: noise)
+  "$PYTHON" -m pip download --quiet --dest "$wheels" --constraint "$wheels/constraints.txt.new" \
+    . pip setuptools wheel 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2) \
+    || die "pip download of the dependencies failed"
+fi
+mv "$wheels/constraints.txt.new" "$wheels/constraints.txt"
+
+# --- the judge image, tagged with a hash of its inputs ----------------------------------------
+inputs=(pyproject.toml setup.py README.md LICENSE native judge images/Containerfile)
+sources=$( { git ls-files -co --exclude-standard -- "${inputs[@]}" 2>/dev/null \
+             || find "${inputs[@]}" -type f ! -path '*/__pycache__/*' ! -name '*.so' ! -path 'judge/_bin/*'; } \
+           | sort | while read -r f; do if [ -f "$f" ]; then echo "$f"; fi; done)
+key=$( { echo "$sources" | xargs sha256sum; cat "$wheels/constraints.txt"; "$ENGINE" image inspect --format '{{.Id}}' "$BASE"; } \
+       | sha256sum | cut -c1-12)
+if image_exists "$IMAGE:$key"; then
+  log "$IMAGE:$key is up to date"
+else
+  log "building $IMAGE:$key"
+  "$ENGINE" build "${RUNTIME[@]}" --build-arg BASE="$BASE" -f images/Containerfile -t "$IMAGE:$key" .
+fi
+"$ENGINE" tag "$IMAGE:$key" "$IMAGE:latest"
+echo "$IMAGE:$key"
