@@ -4,12 +4,15 @@ PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo pyth
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
 APT_PACKAGES = build-essential libseccomp-dev libcap-dev openjdk-17-jdk-headless \
-               python3-dev python3-venv bubblewrap chromium
+               python3-dev python3-venv bubblewrap chromium podman runc
+# podman's default ulimits (nofile 1048576) exceed what this kind of host allows and make every
+# container fail to start; a drop-in file leaves the user's own containers.conf alone.
+CONTAINERS_CONF = /etc/containers/containers.conf.d/50-judge.conf
 CFLAGS_NATIVE = -O2 -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wconversion -Wno-sign-conversion
 
-.PHONY: setup system venv native test bench clean
+.PHONY: setup system containers-conf venv native test bench image clean
 
-setup: system venv
+setup: system containers-conf venv
 
 # Installs missing Debian packages when run as root; otherwise only reports them.
 system:
@@ -21,6 +24,14 @@ system:
 	    echo "apt: installing$$missing"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	  else echo "missing system packages (run 'make setup' as root):$$missing" >&2; exit 1; fi; \
+	fi
+
+containers-conf: system
+	@if [ "$$(id -u)" = 0 ] && command -v podman >/dev/null && [ ! -f $(CONTAINERS_CONF) ]; then \
+	  mkdir -p $(dir $(CONTAINERS_CONF)); \
+	  printf '%s\n' "# Written by judge's make setup: the default ulimits cannot be set on this host." \
+	    '[containers]' 'default_ulimits = []' > $(CONTAINERS_CONF); \
+	  echo "wrote $(CONTAINERS_CONF)"; \
 	fi
 
 $(VENV)/.installed: pyproject.toml setup.py native/*.c native/*.h native/*.py
@@ -44,5 +55,9 @@ test: setup
 bench: setup
 	$(PY) -m tests.bench
 
+# The judge image with podman (docker when podman is absent); see docs/containers.md.
+image: setup
+	images/build.sh
+
 clean:
-	rm -rf $(VENV) build *.egg-info judge/_native*.so judge/_bin
+	rm -rf $(VENV) build *.egg-info judge/_native*.so judge/_bin images/wheels
