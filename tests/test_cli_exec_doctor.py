@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULT_FIELDS = {"status", "exit_code", "signal", "cpu_time_ms", "wall_time_ms", "memory_kb",
-                 "output_bytes", "killed_by", "syscall", "sources", "error"}
+                 "output_bytes", "killed_by", "syscall", "sources", "error", "setup_cpu_ms"}
 
 
 def judge(*args, cwd=ROOT, stdin=None):
