@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,26 @@ def test_exec_json_reports_a_run_result(require_sandbox, box):
     result = json.loads(out.stdout)
     assert set(result) == RESULT_FIELDS
     assert result["status"] == "RE" and result["exit_code"] == 3
+
+
+def test_exec_cgroup_mode_from_the_option_and_the_environment(require_sandbox, box):
+    """--cgroup none, or JUDGE_CGROUP=none: the no-cgroup mode, which refuses process
+    creation; an explicit --cgroup wins over the environment."""
+    def exec_json(*args, env=None):
+        environment = {**os.environ, **(env or {})}
+        done = subprocess.run([sys.executable, "-c", "from judge.cli import main; main()",
+                               "exec", "--json", "--box", str(box), *args],
+                              capture_output=True, text=True, cwd=ROOT, timeout=300,
+                              env=environment)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+    for result in (exec_json("--cgroup", "none", "--", "./zombie", "3"),
+                   exec_json("--", "./zombie", "3", env={"JUDGE_CGROUP": "none"})):
+        assert result["status"] == "RF" and result["syscall"] in ("fork", "vfork", "clone"), result
+        assert result["sources"]["processes"] == "threads-only", result
+    if os.geteuid() == 0:
+        result = exec_json("--cgroup", "auto", "--", "./zombie", "3", env={"JUDGE_CGROUP": "none"})
+        assert result["status"] == "OK" and result["sources"]["cpu"].startswith("cgroup-"), result
 
 
 def test_exec_echoes_stdout_and_reads_stdin_file(require_sandbox, tmp_path):
