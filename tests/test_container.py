@@ -1,0 +1,134 @@
+"""The judge image (images/, docs/containers.md): `make image` builds it, then it grades, passes
+`judge doctor` and `judge audit --quick`, and contains a memory bomb inside rootful podman run
+with the narrow flag set; without one of those flags, doctor names the flag. (The flags are
+podman's; docker spells some differently, see docs/containers.md.)
+
+The image is tagged by a hash of its inputs, so a second run of these tests reuses it; the first
+build takes several minutes (a cold base about 5 on a 2-core machine)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import HOST_CGROUP_MODES, scaled
+
+ROOT = Path(__file__).resolve().parents[1]
+SOLUTION = ROOT / "judge" / "problems" / "pack_src" / "codeforces-2020A" / "sol.cpp"
+
+# The narrow flag set of docs/containers.md, per cgroup layout of the host.
+SECCOMP = ["--security-opt", "seccomp=unconfined"]
+PROC = ["--security-opt", "unmask=/proc/*"]
+NICE = ["--cap-add", "SYS_NICE"]
+CGROUP_V1 = ["--mount", "type=tmpfs,destination=/sys/fs/cgroup"] + [
+    arg for c in ("memory", "cpuacct", "pids") for arg in ("-v", f"/sys/fs/cgroup/{c}:/sys/fs/cgroup/{c}")]
+CGROUP_V2 = ["--cgroupns=private", "--security-opt", "unmask=/sys/fs/cgroup"]
+HOST_CGROUP = HOST_CGROUP_MODES[0]          # what the judge uses on this host: v2, v1 or none
+CGROUP = {"v1": CGROUP_V1, "v2": CGROUP_V2}.get(HOST_CGROUP, [])
+NARROW = SECCOMP + PROC + NICE + CGROUP
+
+
+def _engine() -> tuple[list[str], str]:
+    """podman with runc (crun fails on cgroup v1/hybrid hosts), and why it is unusable. The
+    flags above are podman's (docker spells some differently), so docker is not tried."""
+    if os.geteuid() != 0:
+        return [], "the image tests use rootful podman: run them as root"
+    if not shutil.which("podman"):
+        return [], "podman is not installed (make setup installs it)"
+    probe = subprocess.run(["podman", "--runtime", "runc", "info"], capture_output=True, text=True,
+                           timeout=120)
+    if probe.returncode != 0:
+        return [], f"`podman info` fails: {(probe.stderr or probe.stdout).strip()[-300:]}"
+    return ["podman", "--runtime", "runc"], ""
+
+
+ENGINE, NO_ENGINE = _engine()
+pytestmark = pytest.mark.skipif(not ENGINE, reason=NO_ENGINE)
+
+
+@pytest.fixture(scope="module")
+def image() -> str:
+    env = dict(os.environ, JUDGE_ENGINE="podman")
+    build = subprocess.run(["make", "-s", "image"], cwd=ROOT, capture_output=True, text=True,
+                           env=env, timeout=scaled(1_800_000) / 1000)
+    assert build.returncode == 0, f"make image failed:\n{build.stdout[-3000:]}\n{build.stderr[-3000:]}"
+    return build.stdout.strip().splitlines()[-1]
+
+
+def container(image: str, *args: str, flags: list[str] = NARROW, workdir: Path | None = None,
+              timeout_ms: int = 600_000) -> subprocess.CompletedProcess:
+    mount = ["-v", f"{workdir}:/work", "-w", "/work"] if workdir else []
+    return subprocess.run([*ENGINE, "run", "--rm", *flags, *mount, image, *args],
+                          capture_output=True, text=True, timeout=scaled(timeout_ms) / 1000)
+
+
+def doctor(image: str, flags: list[str]) -> dict[str, dict]:
+    out = container(image, "doctor", "--json", flags=flags)
+    assert out.stdout, out.stderr
+    return {check["name"]: check for check in json.loads(out.stdout)["checks"]}
+
+
+@pytest.mark.timeout(2400)
+def test_run_in_the_image_grades_2020A_accepted(image, tmp_path):
+    shutil.copy(SOLUTION, tmp_path / "sol.cpp")
+    out = container(image, "run", "sol.cpp", "--problem", "2020A", "--json", workdir=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout)["verdict"] == "AC"
+
+
+@pytest.mark.timeout(2400)
+def test_doctor_in_the_image_has_every_required_check_and_the_hosts_cgroups(image):
+    checks = doctor(image, NARROW)
+    failed = [c for c in checks.values() if c["required"] and not c["ok"]]
+    assert not failed, failed
+    assert checks["container"]["ok"], checks["container"]
+    assert f"cgroup={HOST_CGROUP}," in checks["sandbox"]["detail"], checks["sandbox"]
+    assert checks["supervisor priority"]["ok"], checks["supervisor priority"]
+
+
+@pytest.mark.timeout(2400)
+def test_audit_in_the_image_passes(image):
+    out = container(image, "audit", "--quick", "--json", timeout_ms=1_200_000)
+    assert out.stdout, out.stderr[-2000:]
+    report = json.loads(out.stdout)
+    failed = [f"{p['language']} {p['name']}: {p['measured']}" for p in report["probes"]
+              if not p["passed"] and not p["inconclusive"]]
+    assert not failed, failed
+    assert report["host"]["cgroup"] == HOST_CGROUP
+    # A busy machine may leave probes BUSY (exit 1); anything else must pass.
+    assert out.returncode == (0 if report["inconclusive"] == 0 else 1), out.stderr[-2000:]
+
+
+@pytest.mark.timeout(2400)
+def test_memory_bomb_in_the_image_is_mle(image):
+    out = container(image, "exec", "--json", "--policy", "python", "--memory-limit", "64", "--",
+                    "python3", "-c", "x = b'x' * (400 << 20)")
+    assert out.returncode == 0, out.stderr[-2000:]
+    result = json.loads(out.stdout)
+    assert result["status"] == "MLE", result
+    assert result["sources"]["memory"] == f"cgroup-{HOST_CGROUP}", result
+
+
+@pytest.mark.timeout(2400)
+@pytest.mark.parametrize("dropped, named", [
+    (SECCOMP, "--security-opt seccomp=unconfined"),
+    (PROC, "--security-opt unmask=/proc/*"),
+    (CGROUP, " ".join(CGROUP)),
+], ids=["seccomp", "proc", "cgroup"])
+def test_doctor_names_the_flag_that_is_missing(image, dropped, named):
+    if not dropped:
+        pytest.skip("this host has no cgroup hierarchy for the judge")
+    flags = NARROW[:]
+    start = next(i for i in range(len(flags)) if flags[i:i + len(dropped)] == dropped)
+    del flags[start:start + len(dropped)]
+    checks = doctor(image, flags)
+    assert not checks["container"]["ok"], checks["container"]
+    assert named in checks["container"]["detail"] and named in checks["container"]["without"]
+    if dropped is CGROUP:
+        assert "cgroup=none" in checks["sandbox"]["detail"]      # the no-cgroup mode, not a failure
+    else:
+        assert not checks["sandbox"]["ok"], checks["sandbox"]
