@@ -85,4 +85,8 @@ else
   "$ENGINE" build "${RUNTIME[@]}" --build-arg BASE="$BASE" -f images/Containerfile -t "$IMAGE:$key" .
 fi
 "$ENGINE" tag "$IMAGE:$key" "$IMAGE:latest"
+# Images of earlier trees are each some hundred MB of their own layers.
+for old in $("$ENGINE" images --format '{{.Repository}}:{{.Tag}}' "$IMAGE"); do
+  case "$old" in "$IMAGE:$key"|"$IMAGE:latest") ;; *) "$ENGINE" rmi "$old" >/dev/null || true ;; esac
+done
 echo "$IMAGE:$key"
