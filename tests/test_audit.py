@@ -208,7 +208,9 @@ def test_audit_passes_on_this_machine(require_sandbox):
             # The self-timed spinner's own clock is the reference the sandbox is held against.
             figures = under["figures"]
             assert figures["own_cpu_ms"] is not None
-            assert figures["cpu_time_ms"] >= figures["spin_ms"]
+            # The spin counts from the fork, with the sandbox's own set-up before exec (well
+            # under a few ms), which the run's figure leaves out.
+            assert figures["cpu_time_ms"] >= figures["spin_ms"] - scaled(5)
             assert figures["cpu_time_ms"] < figures["time_limit_ms"]
 
 
