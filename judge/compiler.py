@@ -12,12 +12,23 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import __version__
+from judge import JudgeError, __version__
 from judge.languages import Language
 from judge.sandbox import Limits, Sandbox
 
-COMPILE_LIMITS = Limits(time_limit_ms=30_000, wall_time_limit_ms=60_000, memory_limit_mb=2048,
-                        output_limit_mb=1, processes=64, file_size_limit_mb=256, stderr_limit_mb=1)
+COMPILE_TIME_ENV = "JUDGE_COMPILE_TIME_LIMIT_MS"   # for slow (e.g. emulated) machines
+
+
+def compile_limits() -> Limits:
+    """A compile's limits: 30 s of CPU (or $JUDGE_COMPILE_TIME_LIMIT_MS), twice that of wall."""
+    text = os.environ.get(COMPILE_TIME_ENV) or "30000"
+    try:
+        cpu_ms = int(text)
+    except ValueError:
+        raise JudgeError(f"{COMPILE_TIME_ENV}={text!r} is not a number of milliseconds") from None
+    return Limits(time_limit_ms=cpu_ms, wall_time_limit_ms=2 * cpu_ms, memory_limit_mb=2048,
+                  output_limit_mb=1, processes=64, file_size_limit_mb=256, stderr_limit_mb=1)
+
 LOG_LIMIT = 64 * 1024
 PCH_INSIDE = "/judge/pch"  # where the precompiled headers are seen in the compile sandbox
 
@@ -132,7 +143,7 @@ class Compiler:
             with Sandbox(box=staging / "bits", policy="build", slot=self.slot, cpu=self.cpu,
                          box_writable=True, tmp_size_mb=512) as sandbox:
                 run = sandbox.run(["g++", *flags, "-x", "c++-header", "-o", "stdc++.h.gch", header],
-                                  COMPILE_LIMITS)
+                                  compile_limits())
             if run.status != "OK" or not (staging / "bits" / "stdc++.h.gch").exists():
                 shutil.rmtree(staging, ignore_errors=True)
                 return None
@@ -174,7 +185,7 @@ class Compiler:
         else:
             with tempfile.TemporaryFile() as output:
                 run = self._sandbox(language.compile_policy, binds).run(
-                    argv, COMPILE_LIMITS, stdout=output, stderr=output)
+                    argv, compile_limits(), stdout=output, stderr=output)
                 output.seek(0)
                 log = output.read(LOG_LIMIT).decode(errors="replace")
             if run.status in ("SE", "RF"):
