@@ -76,8 +76,9 @@ def test_verdicts(grader, problem_id, kind, lang):
     path = solution(problem_id, kind, lang)
     assert path.is_file(), f"missing {path}"
     result = grader.grade(path.read_text(), lang, resolve(problem_id))
-    assert result.verdict == kind, (result.verdict, [t.to_dict() for t in result.tests][-1:],
-                                    result.compile.log[-500:])
+    last = result.tests[-1] if result.tests else None
+    assert result.verdict == kind, (result.verdict, last and last.checker_message,
+                                    last and last.run, result.compile.log[-500:])
     # The runs were made in the suite's mode.
     sources = [t.run.sources for t in result.tests if t.run is not None]
     if SUITE_CGROUP == "none":
