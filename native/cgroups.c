@@ -134,6 +134,17 @@ static int own_cgroup_path(const char *controller, char *path, size_t cap) {
     return rc;
 }
 
+/* Is `dir` the mount point `mp` or below it? */
+static bool is_under(const char *dir, const char *mp) {
+    size_t len = strlen(mp);
+    if (strcmp(mp, "/") == 0)
+        return true;
+    return strncmp(dir, mp, len) == 0 && (dir[len] == '/' || dir[len] == '\0');
+}
+
+/* mountinfo lists mounts in the order they were made, so the visible one for a place is the
+ * last that covers it: a container engine may mount a hidden, read-only copy first and hide it
+ * under a later mount. */
 static int own_cgroup_dir(const char *controller, char *out, size_t cap) {
     char path[PATH_MAX];
     if (own_cgroup_path(controller, path, sizeof(path)) < 0)
@@ -141,23 +152,27 @@ static int own_cgroup_dir(const char *controller, char *out, size_t cap) {
     FILE *mi = fopen("/proc/self/mountinfo", "re");
     if (!mi)
         return -1;
-    char line[4096];
+    char line[4096], found_mp[PATH_MAX] = "";
     int rc = -1;
-    while (rc < 0 && fgets(line, sizeof(line), mi)) {
+    while (fgets(line, sizeof(line), mi)) {
         char *sep = strstr(line, " - ");
-        if (!sep)
-            continue;
         char fstype[32], source[256], options[1024] = "", root[PATH_MAX], mp[PATH_MAX];
-        if (sscanf(sep + 3, "%31s %255s %1023s", fstype, source, options) < 2 ||
-            sscanf(line, "%*s %*s %*s %4095s %4095s", root, mp) != 2 ||
-            !mount_matches(fstype, options, controller))
+        if (!sep || sscanf(sep + 3, "%31s %255s %1023s", fstype, source, options) < 2 ||
+            sscanf(line, "%*s %*s %*s %4095s %4095s", root, mp) != 2)
+            continue;
+        if (rc == 0 && is_under(found_mp, mp))
+            rc = -1;  /* a later mount hides the one found so far */
+        if (!mount_matches(fstype, options, controller))
             continue;
         size_t rlen = strcmp(root, "/") == 0 ? 0 : strlen(root);
         if (strncmp(path, root, rlen) != 0 || (path[rlen] != '/' && path[rlen] != '\0'))
             continue;  /* this mount does not show our cgroup */
         const char *rest = path + rlen;
         int n = snprintf(out, cap, "%s%s", mp, strcmp(rest, "/") == 0 ? "" : rest);
-        rc = n > 0 && (size_t)n < cap ? 0 : -1;
+        if (n > 0 && (size_t)n < cap) {
+            snprintf(found_mp, sizeof(found_mp), "%s", mp);
+            rc = 0;
+        }
     }
     fclose(mi);
     return rc;
