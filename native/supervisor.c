@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -42,7 +43,7 @@ void die(const char *fmt, ...) {
 
 static void usage(void) {
     die("usage: judge-supervisor --sock FD --slot N [--cpu C] [--box DIR] [--box-writable] "
-        "[--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind HOST[=INSIDE]]...");
+        "[--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind HOST[=INSIDE]]... [--parent-pid PID]");
 }
 
 static long parse_number(const char *text, long min, long max) {
@@ -60,6 +61,7 @@ static void parse_args(int argc, char **argv, struct slot_config *cfg) {
         {"cpu", required_argument, NULL, 'c'}, {"box", required_argument, NULL, 'b'},
         {"box-writable", no_argument, NULL, 'w'}, {"tmp-mb", required_argument, NULL, 't'},
         {"cgroup", required_argument, NULL, 'g'}, {"bind", required_argument, NULL, 'B'},
+        {"parent-pid", required_argument, NULL, 'p'},
         {NULL, 0, NULL, 0},
     };
     memset(cfg, 0, sizeof(*cfg));
@@ -72,6 +74,7 @@ static void parse_args(int argc, char **argv, struct slot_config *cfg) {
         switch (opt) {
         case 's': cfg->sock = (int)parse_number(optarg, 0, 1 << 20); break;
         case 'n': cfg->slot = (int)parse_number(optarg, 0, 65535); break;
+        case 'p': cfg->parent_pid = (pid_t)parse_number(optarg, 1, INT_MAX); break;
         case 'c': cfg->cpu = (int)parse_number(optarg, -1, CPU_SETSIZE - 1); break;
         case 'b': cfg->box = optarg; break;
         case 'w': cfg->box_writable = true; break;
@@ -201,7 +204,9 @@ int main(int argc, char **argv) {
         die("socket: %m");
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
         die("prctl: %m");
-    if (getppid() == 1)
+    /* The parent may have died before PR_SET_PDEATHSIG was in place. The parent's pid is
+     * given, not assumed to differ from 1: a judge can be a container's PID 1. */
+    if (cfg.parent_pid && getppid() != cfg.parent_pid)
         die("parent already gone");
     cfg.privileged = geteuid() == 0;
     /* A raised priority lets the supervisor preempt a program spinning on the same CPU the

@@ -31,6 +31,7 @@ struct slot_config {
     const char *bind_targets[MAX_BINDS]; /* ... seen at these paths inside */
     int nbinds;
     int sock;                /* SOCK_SEQPACKET to the Python side */
+    pid_t parent_pid;        /* the judge that started us; 0 when not given */
 };
 
 struct run_request {

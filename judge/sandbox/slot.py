@@ -122,7 +122,7 @@ class Sandbox:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         args = [str(SUPERVISOR), "--sock", str(theirs.fileno()), "--slot", str(self.slot),
                 "--cpu", str(self.cpu), "--tmp-mb", str(self.tmp_size_mb),
-                "--cgroup", self.cgroup_request]
+                "--cgroup", self.cgroup_request, "--parent-pid", str(os.getpid())]
         if self.box is not None:
             args += ["--box", str(self.box)]
         if self.box_writable:
