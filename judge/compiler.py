@@ -1,6 +1,7 @@
 """Compiling a submission in the sandbox, with a content-addressed cache of the artifacts."""
 from __future__ import annotations
 
+import errno
 import glob
 import hashlib
 import json
@@ -66,6 +67,18 @@ def cache_key(source: bytes, language: Language) -> str:
 def _make_world_accessible(path: Path) -> None:
     """The sandbox runs programs as an unprivileged uid: it must read (and for a build, write)."""
     os.chmod(path, 0o777 if path.is_dir() else 0o755)
+
+
+def _publish(staging: Path, final: Path) -> None:
+    """Moves a finished build into the cache in one step. It is staged beside its place, on the
+    same file system (a rename cannot cross one); a concurrent build of the same key may have
+    got there first, which is fine."""
+    try:
+        os.rename(staging, final)
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        if exc.errno not in (errno.EEXIST, errno.ENOTEMPTY):
+            raise
 
 
 def _header_path(header: str, flags: tuple[str, ...]) -> str | None:
@@ -136,7 +149,8 @@ class Compiler:
             header = _header_path("bits/stdc++.h", flags)
             if header is None:
                 return None
-            staging = Path(tempfile.mkdtemp(prefix="pch-", dir=self._work))
+            root.parent.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=root.parent))
             (staging / "bits").mkdir()
             for d in (staging, staging / "bits"):
                 _make_world_accessible(d)
@@ -147,11 +161,7 @@ class Compiler:
             if run.status != "OK" or not (staging / "bits" / "stdc++.h.gch").exists():
                 shutil.rmtree(staging, ignore_errors=True)
                 return None
-            root.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                os.rename(staging, root)
-            except OSError:
-                shutil.rmtree(staging, ignore_errors=True)
+            _publish(staging, root)
         self._pch[language.name] = root
         return root
 
@@ -199,7 +209,8 @@ class Compiler:
             else:
                 status = "OK"
         elapsed = (time.perf_counter() - started) * 1e3
-        staging = Path(tempfile.mkdtemp(prefix="entry-", dir=self._work))
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=entry.parent))
         artifacts = staging / "artifacts"
         artifacts.mkdir()
         if status == "OK":
@@ -209,10 +220,6 @@ class Compiler:
                     _make_world_accessible(artifacts / Path(found).name)
         _make_world_accessible(artifacts)
         (staging / "result.json").write_text(json.dumps({"status": status, "log": log}))
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            os.rename(staging, entry)
-        except OSError:
-            shutil.rmtree(staging, ignore_errors=True)  # a concurrent build got there first
+        _publish(staging, entry)
         return CompileResult(status, log, entry / "artifacts" if status == "OK" else None,
                              False, elapsed)
