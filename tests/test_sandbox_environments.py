@@ -110,3 +110,26 @@ def test_cgroup_found_under_an_engine_s_mount_layout(box, require_sandbox, tmp_p
     finally:
         proc.communicate(input="\n", timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_compile_cache_on_another_file_system(require_sandbox, tmp_path):
+    """A cache on a volume (here /dev/shm, a tmpfs) while the build's work directory is under
+    $TMPDIR: the finished build must still land in the cache."""
+    import uuid
+    from judge.compiler import Compiler
+    from judge.languages import get_language
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or os.stat(shm).st_dev == os.stat(tmp_path).st_dev:
+        pytest.skip("no second file system beside the temp directory")
+    cache = Path(shm, f"judge-test-cache-{uuid.uuid4().hex}")
+    compiler = Compiler(slot=next_slot(), cache=cache / "compile")
+    try:
+        source = f"int main() {{ return 0; }} // {uuid.uuid4()}\n"
+        first = compiler.compile(source, get_language("c"))
+        second = compiler.compile(source, get_language("c"))
+        assert first.status == "OK" and not first.cached, first.log
+        assert first.artifacts is not None and any(first.artifacts.iterdir()), first
+        assert second.status == "OK" and second.cached
+    finally:
+        compiler.close()
+        subprocess.run(["rm", "-rf", str(cache)], check=False)
