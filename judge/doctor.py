@@ -178,7 +178,7 @@ def _container_check() -> Check:
         if unusable:
             missing.append((f"cgroup v1 {', '.join(unusable)}: this container's cgroup is read-only "
                             "or not visible, so the sandbox falls back to the no-cgroup mode",
-                            "--mount type=tmpfs,destination=/sys/fs/cgroup " + " ".join(
+                            " ".join(
                                 f"-v /sys/fs/cgroup/{c}:/sys/fs/cgroup/{c}"
                                 for c in ("memory", "cpuacct", "pids"))))
     cap_eff = int(re.search(r"^CapEff:\s*([0-9a-f]+)", status, re.M).group(1), 16)

@@ -24,7 +24,7 @@ SOLUTION = ROOT / "judge" / "problems" / "pack_src" / "codeforces-2020A" / "sol.
 SECCOMP = ["--security-opt", "seccomp=unconfined"]
 PROC = ["--security-opt", "unmask=/proc/*"]
 NICE = ["--cap-add", "SYS_NICE"]
-CGROUP_V1 = ["--mount", "type=tmpfs,destination=/sys/fs/cgroup"] + [
+CGROUP_V1 = [
     arg for c in ("memory", "cpuacct", "pids") for arg in ("-v", f"/sys/fs/cgroup/{c}:/sys/fs/cgroup/{c}")]
 CGROUP_V2 = ["--cgroupns=private", "--security-opt", "unmask=/sys/fs/cgroup"]
 HOST_CGROUP = HOST_CGROUP_MODES[0]          # what the judge uses on this host: v2, v1 or none
@@ -101,6 +101,22 @@ def test_audit_in_the_image_passes(image):
     assert report["host"]["cgroup"] == HOST_CGROUP
     # A busy machine may leave probes BUSY (exit 1); anything else must pass.
     assert out.returncode == (0 if report["inconclusive"] == 0 else 1), out.stderr[-2000:]
+
+
+@pytest.mark.timeout(2400)
+def test_judge_as_the_container_s_pid_1_with_a_cache_volume(image, tmp_path):
+    """No init in front of the judge, and the compile cache on a volume (another file system
+    than the build's temporary directory)."""
+    shutil.copy(SOLUTION, tmp_path / "sol.cpp")
+    volume = f"judge-test-cache-{os.getpid()}"
+    try:
+        out = container(image, "run", "sol.cpp", "--problem", "2020A", "--json", workdir=tmp_path,
+                        flags=NARROW + ["--entrypoint", "/opt/judge/bin/judge",
+                                        "-v", f"{volume}:/root/.cache/judge"])
+    finally:
+        subprocess.run([*ENGINE, "volume", "rm", "-f", volume], capture_output=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout)["verdict"] == "AC"
 
 
 @pytest.mark.timeout(2400)
