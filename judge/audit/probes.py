@@ -51,6 +51,9 @@ BARE_ERROR_MS = 15.0
 # the host's cgroup files, which the sandbox does not show it (~15-25 ms more CPU when bare).
 BARE_RUNTIME_MS = {"java": 30.0}
 OVERSHOOT_MS = 25.0            # CPU time past the limit when killed
+# Memory probes are about memory: CPU enough that touching pages on a loaded or emulated machine
+# (page faults cost far more CPU there) never ends them as TLE.
+MEMORY_PROBE_TIME_LIMIT_MS = 20_000
 WALL_OVERSHOOT_MS = 250.0
 MEMORY_ERROR_MB = 2.0          # |peak - (size + baseline)|, plus 1% of the size
 MEMORY_ERROR_SHARE = 0.01
@@ -377,7 +380,7 @@ class Audit:
     def memory_probes(self, language: Language) -> None:
         self.progress(f"{language.name}: memory probes")
         limit_mb = self._limits(language).memory_limit_mb
-        baseline_run = self._run(language, "mem 0")
+        baseline_run = self._run(language, "mem 0", MEMORY_PROBE_TIME_LIMIT_MS)
         baseline_kb = baseline_run.result.memory_kb
         self.baselines_kb[language.name] = baseline_kb
         baseline_mb = baseline_kb / MiB
@@ -390,7 +393,7 @@ class Audit:
         for fraction in fractions:
             target_mb = fraction * limit_mb
             size_mb = max(0.0, target_mb - baseline_mb)
-            run = self._run(language, f"mem {size_mb:.3f}")
+            run = self._run(language, f"mem {size_mb:.3f}", MEMORY_PROBE_TIME_LIMIT_MS)
             r = run.result
             peak_mb = r.memory_kb / MiB
             expected_peak = size_mb + baseline_mb
@@ -414,7 +417,7 @@ class Audit:
                             passed, figures=figures))
         if language.name == "cpp":
             size_mb = STACK_FRACTION * limit_mb
-            run = self._run(language, f"stack {size_mb:.3f}")
+            run = self._run(language, f"stack {size_mb:.3f}", MEMORY_PROBE_TIME_LIMIT_MS)
             r = run.result
             peak_mb = r.memory_kb / MiB
             self._add(Probe("memory", language.name, f"recursion, {STACK_FRACTION}x ML of stack",
@@ -588,7 +591,8 @@ class Audit:
         statuses = sorted({r.result.status for r in runs})
         median = statistics.median(times)
         spread = (max(times) - min(times)) / median if median else float("inf")
-        cv = statistics.pstdev(times) / statistics.fmean(times) if times else float("inf")
+        mean = statistics.fmean(times) if times else 0.0
+        cv = statistics.pstdev(times) / mean if mean else float("inf")
         walls = [r.result.wall_time_ms for r in runs]
         errors = [t - o for t, o in zip(times, own) if o is not None]
         agree = all(_agrees(t, o, language.name) for t, o in zip(times, own))
