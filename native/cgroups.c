@@ -238,13 +238,13 @@ static int kill_listed(int dirfd) {
 }
 
 /* Kills what is left in the run directories of a dead supervisor's slot and removes them:
- * a supervisor killed with SIGKILL leaves its runs' cgroups behind, and on v2 (or after a
- * pid namespace is torn down slowly) their last processes may not be reaped yet. */
+ * a supervisor killed with SIGKILL leaves its runs' cgroups behind, and their last processes
+ * may not be reaped yet. Only processes visible in our pid namespace are killed (cgroup.procs
+ * lists no other), never with cgroup.kill, which would reach every namespace. */
 static void remove_slot_dir(int parent, const char *name) {
     int slot = openat(parent, name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
     if (slot < 0)
         return;
-    write_at(slot, "cgroup.kill", "1");  /* v2 (5.14+): the whole subtree at once */
     DIR *runs = opendir_at(slot, ".");
     struct dirent *run;
     while (runs && (run = readdir(runs))) {
@@ -263,17 +263,45 @@ static void remove_slot_dir(int parent, const char *name) {
     unlinkat(parent, name, AT_REMOVEDIR);
 }
 
-/* Removes slot directories left by supervisors that were killed before they could clean up
- * (named judge-<pid>-slot<n>, with <pid> no longer alive). */
+/* The pid namespace a slot's supervisor pid means something in: judges in other pid
+ * namespaces (containers, `unshare --pid`) may share a parent cgroup, and their pids say
+ * nothing here. */
+static unsigned long long own_pid_namespace(void) {
+    struct stat st;
+    return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long long)st.st_ino : 0;
+}
+
+/* Alive, and not a zombie its parent has yet to reap (a zombie holds its pid). */
+static bool process_alive(int pid) {
+    if (kill(pid, 0) < 0 && errno == ESRCH)
+        return false;
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno != ENOENT;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return true;
+    buf[n] = '\0';
+    const char *end = strrchr(buf, ')');
+    return !(end && end[1] == ' ' && (end[2] == 'Z' || end[2] == 'X'));
+}
+
+/* Removes slot directories left by supervisors of our pid namespace that were killed before
+ * they could clean up (named judge-<pid>-slot<n>-ns<pid namespace>, <pid> no longer alive). */
 static void sweep_stale(int parent) {
     DIR *dir = opendir_at(parent, ".");
     if (!dir)
         return;
+    unsigned long long ours = own_pid_namespace();
     struct dirent *entry;
     while ((entry = readdir(dir))) {
         int pid, slot;
-        if (sscanf(entry->d_name, "judge-%d-slot%d", &pid, &slot) != 2 || pid <= 0 ||
-            kill(pid, 0) == 0 || errno != ESRCH)
+        unsigned long long ns;
+        if (sscanf(entry->d_name, "judge-%d-slot%d-ns%llu", &pid, &slot, &ns) != 3 || pid <= 0 ||
+            ns != ours || process_alive(pid))
             continue;
         remove_slot_dir(parent, entry->d_name);
     }
@@ -414,7 +442,8 @@ static int slot_create_v2(char *err, size_t errcap) {
 int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap) {
     for (int i = 0; i < CG_COUNT; i++)
         cg.parent_fd[i] = cg.slot_fd[i] = cg.run_fd[i] = cg.procs_fd[i] = -1;
-    snprintf(cg.slot_name, sizeof(cg.slot_name), "judge-%d-slot%d", (int)getpid(), cfg->slot);
+    snprintf(cg.slot_name, sizeof(cg.slot_name), "judge-%d-slot%d-ns%llu", (int)getpid(),
+             cfg->slot, own_pid_namespace());
     if (cfg->cgroup_auto)
         cfg->cgroup = cgroup_detect();
     cg.mode = cfg->cgroup;

@@ -257,7 +257,7 @@ def own_cgroups() -> dict[str, Path]:
 
 
 def slot_parents() -> dict[str, Path]:
-    """Where the judge makes its slot directories judge-<supervisor pid>-slot<N>: on v1 the own
+    """Where the judge makes its slot directories (`slot_dir_name`): on v1 the own
     cgroup in each of memory, cpuacct and pids; on v2 the own cgroup B, or its parent when the
     judge has moved itself into B/judge-leaf. Read afresh each time: the first v2 slot moves
     this very process."""
@@ -294,8 +294,14 @@ def host_cgroup_modes() -> list[str]:
 HOST_CGROUP_MODES = host_cgroup_modes()
 
 
+def slot_dir_name(slot: int, supervisor_pid: int) -> str:
+    """judge-<supervisor pid>-slot<N>-ns<pid namespace>: the pid means something only in the
+    pid namespace the name carries (ours: the supervisors run in it)."""
+    return f"judge-{supervisor_pid}-slot{slot}-ns{os.stat('/proc/self/ns/pid').st_ino}"
+
+
 def slot_cgroup_dirs(slot: int, supervisor_pid: int) -> list[Path]:
-    return [d / f"judge-{supervisor_pid}-slot{slot}" for d in slot_parents().values()]
+    return [d / slot_dir_name(slot, supervisor_pid) for d in slot_parents().values()]
 
 
 def supervisor_dirs(supervisor_pid: int) -> list[Path]:
@@ -357,7 +363,7 @@ def is_alive(pid: int) -> bool:
 def assert_no_leftovers(slot: int, supervisor_pid: int | None = None) -> None:
     """No host process runs as the slot's uid, and the slot's cgroups hold no run: while the
     supervisor lives its slot directories may exist with no process in them; once
-    it is gone they must be gone too. Only `judge-<supervisor_pid>-slot<slot>` is looked at,
+    it is gone they must be gone too. Only that supervisor's directory for the slot is looked at,
     so other sandboxes running at the same time do not disturb the check."""
     left = processes_of_uid(host_uid(slot))
     assert not left, f"processes of slot {slot} (uid {host_uid(slot)}) survived: {left}"

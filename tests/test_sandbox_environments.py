@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import V1_CONTROLLERS, next_slot
+from conftest import V1_CONTROLLERS, next_slot, run, slot_cgroup_dirs, slot_dir_name
 
 pytestmark = pytest.mark.sandbox
 REPO = Path(__file__).resolve().parent.parent
@@ -59,6 +59,25 @@ def test_judge_as_pid_1_of_its_namespace(box, require_sandbox):
     assert out["status"] == "OK", out
 
 
+def test_a_judge_in_another_pid_namespace_leaves_our_slots_alone(make_sandbox, box):
+    """Judges in different pid namespaces may share a parent cgroup (a container, `unshare
+    --pid`). Our supervisors' pids mean nothing there: its sweep must not take our slot, idle
+    between runs, for a dead one's."""
+    if os.geteuid() != 0:
+        pytest.skip("unshare --pid needs root here")
+    sb = make_sandbox()
+    assert sb.run(["./threads", "1", "5"]).status == "OK"
+    ours = [d for d in slot_cgroup_dirs(sb.slot, sb._process.pid) if d.exists()]
+    proc = subprocess.run(
+        ["unshare", "--pid", "--fork", "--mount-proc", sys.executable, "-c",
+         PROBE.replace("input()", "pass"), str(box), str(next_slot())],
+        capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert all(d.exists() for d in ours), [d for d in ours if not d.exists()]
+    r, out, _ = run(sb, ["./threads", "2", "5"])
+    assert r.status == "OK" and out.strip() == "2 threads done", r
+
+
 def _engine_layout(side: Path, own: dict[str, str]) -> str:
     """Mounts as an engine builds a container: first a read-only copy of each hierarchy whose
     root is our own cgroup, at the usual place (and no mount of the whole hierarchy before it),
@@ -99,7 +118,7 @@ def test_cgroup_found_under_an_engine_s_mount_layout(box, require_sandbox, tmp_p
         out = json.loads(line)
         assert out["cgroup"] == "v1" and out["status"] == "OK", out
         assert out["sources"]["memory"] == "cgroup-v1", out
-        name = f"judge-{out['supervisor']}-slot{slot}"
+        name = slot_dir_name(slot, out["supervisor"])
         for controller in V1_CONTROLLERS:
             # The slot lives in our own cgroup (whose limits then hold), not at the root.
             mount = Path("/sys/fs/cgroup", controller)

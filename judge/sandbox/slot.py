@@ -302,11 +302,14 @@ class Sandbox:
             _number(TAG_FDS, sum(1 << i for i, fd in enumerate(fds) if fd is not None)),
         ]
         if self.cgroup == "none" and policy != "java":
-            # Without a memory cgroup MLE comes from the measured peak; the address-space limit
-            # is only a safety net for the host. It must leave room for thread stacks, which
-            # reserve the stack limit (= the memory limit) each. The JVM breaks under any
-            # address-space limit and bounds itself with -Xmx.
-            parts.append(_number(TAG_ADDRESS_SPACE, limits.memory_limit_mb * MB * 4 + 1024 * MB))
+            # Without a memory cgroup the supervisor's watch of resident memory decides MLE; the
+            # address-space limit is only a safety net for the host. It must leave room for a
+            # stack per thread, each reserving the stack limit (= the memory limit), for as many
+            # threads as the run may have. The JVM breaks under any address-space limit and
+            # bounds itself with -Xmx.
+            stacks = limits.memory_limit_mb * MB * limits.processes
+            parts.append(_number(TAG_ADDRESS_SPACE, stacks + limits.memory_limit_mb * MB * 4
+                                 + 1024 * MB))
         if cwd:
             parts.append(_text(TAG_CWD, cwd))
         message = b"".join(parts)
