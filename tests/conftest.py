@@ -378,7 +378,10 @@ def assert_no_leftovers(slot: int, supervisor_pid: int | None = None) -> None:
         children = [p for p in directory.iterdir() if p.is_dir()]
         assert len(children) <= 1, f"cgroup {directory} still holds {children} after the run"
         for cgroup in [directory, *children]:
-            tasks = (cgroup / "cgroup.procs").read_text().split()
+            try:
+                tasks = (cgroup / "cgroup.procs").read_text().split()
+            except FileNotFoundError:
+                continue   # the finished run's directory, removed by the supervisor just now
             assert not tasks, f"cgroup {cgroup} still holds processes {tasks}"
 
 
