@@ -246,10 +246,12 @@ def own_cgroups() -> dict[str, Path]:
             if controller in V1_CONTROLLERS:
                 paths[controller] = path
     dirs = {}
+    # The last mount of a hierarchy is the visible one: a container engine mounts a hidden
+    # read-only copy first.
     for fstype, root, point, options in _cgroup_mounts():
         keys = ["unified"] if fstype == "cgroup2" else [c for c in V1_CONTROLLERS if c in options]
         for key in keys:
-            if key in paths and key not in dirs:
+            if key in paths:
                 found = _under_mount(root, point, paths[key])
                 if found is not None and found.is_dir():
                     dirs[key] = found

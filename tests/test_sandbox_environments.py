@@ -18,6 +18,17 @@ from conftest import V1_CONTROLLERS, next_slot, run, slot_cgroup_dirs, slot_dir_
 pytestmark = pytest.mark.sandbox
 REPO = Path(__file__).resolve().parent.parent
 
+
+def _can_unshare(*flags: str) -> bool:
+    """Whether this process may make the namespaces a test needs: root on a host may, root in a
+    container without CAP_SYS_ADMIN (the judge's narrow flag set) may not."""
+    return os.geteuid() == 0 and subprocess.run(
+        ["unshare", *flags, "true"], capture_output=True).returncode == 0
+
+
+CAN_UNSHARE_PID = _can_unshare("--pid", "--fork", "--mount-proc")
+CAN_UNSHARE_MOUNT = _can_unshare("--mount")
+
 PROBE = textwrap.dedent("""
     import json, os, sys
     from judge.sandbox import Limits, Sandbox
@@ -47,8 +58,8 @@ def _v1_host() -> bool:
 
 def test_judge_as_pid_1_of_its_namespace(box, require_sandbox):
     """A judge that is a container's PID 1 (no init in front of it) starts its sandboxes."""
-    if os.geteuid() != 0:
-        pytest.skip("unshare --pid needs root here")
+    if not CAN_UNSHARE_PID:
+        pytest.skip("unshare --pid is not allowed here (root on the host is)")
     proc = subprocess.run(
         ["unshare", "--pid", "--fork", "--mount-proc", sys.executable, "-c",
          PROBE.replace("input()", "pass"), str(box), str(next_slot())],
@@ -63,8 +74,8 @@ def test_a_judge_in_another_pid_namespace_leaves_our_slots_alone(make_sandbox, b
     """Judges in different pid namespaces may share a parent cgroup (a container, `unshare
     --pid`). Our supervisors' pids mean nothing there: its sweep must not take our slot, idle
     between runs, for a dead one's."""
-    if os.geteuid() != 0:
-        pytest.skip("unshare --pid needs root here")
+    if not CAN_UNSHARE_PID:
+        pytest.skip("unshare --pid is not allowed here (root on the host is)")
     sb = make_sandbox()
     assert sb.run(["./threads", "1", "5"]).status == "OK"
     ours = [d for d in slot_cgroup_dirs(sb.slot, sb._process.pid) if d.exists()]
@@ -101,8 +112,8 @@ def _engine_layout(side: Path, own: dict[str, str]) -> str:
 
 
 def test_cgroup_found_under_an_engine_s_mount_layout(box, require_sandbox, tmp_path):
-    if not _v1_host():
-        pytest.skip("needs root on a cgroup v1 host")
+    if not (_v1_host() and CAN_UNSHARE_MOUNT):
+        pytest.skip("needs root on a cgroup v1 host, allowed to unshare a mount namespace")
     own = _own_v1_paths()
     side = tmp_path / "hierarchies"
     script = _engine_layout(side, own)
