@@ -30,7 +30,8 @@ pytestmark = pytest.mark.sandbox
 MiB = 1 << 20
 REPO = Path(__file__).resolve().parent.parent
 SLACK_MS = scaled(20)           # one process: the CPU timer fires within a few ms
-MULTI_SLACK_MS = scaled(50)     # many processes: the cgroup / polling check
+# Many processes: on a loaded machine killing them all takes a while, and they run meanwhile.
+MULTI_SLACK_MS = scaled(100)
 JAVA = ["/usr/bin/java", "-XX:+UseSerialGC", "-Xmx544m", "-Xss64m", "Main"]
 PROCESS_CREATION = {"fork", "vfork", "clone"}
 
