@@ -85,6 +85,17 @@ SUITE_CGROUP = os.environ.get(CGROUP_ENV) or "auto"
 def pytest_configure(config):
     config.addinivalue_line("markers", "sandbox: needs a working sandbox; with "
                             f"{REQUIRE_ENV}=1 a skip of such a test is a failure")
+    config.addinivalue_line("markers", "cgroup_layout(mode): tests the judge under one cgroup "
+                            "layout (v1, v2); skipped, even with the require variable, on a "
+                            "host that has another layout")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        marker = item.get_closest_marker("cgroup_layout")
+        if marker and marker.args[0] not in HOST_CGROUP_MODES:
+            item.add_marker(pytest.mark.skip(
+                reason=f"tests the cgroup {marker.args[0]} layout; this host has {HOST_CGROUP_MODES[0]}"))
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -96,6 +107,9 @@ def pytest_runtest_makereport(item, call):
     if not report.skipped or not require_sandbox_env():
         return
     if hasattr(report, "wasxfail"):
+        return
+    layout = item.get_closest_marker("cgroup_layout")
+    if layout and layout.args[0] not in HOST_CGROUP_MODES:
         return
     reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
     report.outcome = "failed"

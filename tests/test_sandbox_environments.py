@@ -111,9 +111,10 @@ def _engine_layout(side: Path, own: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.cgroup_layout("v1")
 def test_cgroup_found_under_an_engine_s_mount_layout(box, require_sandbox, tmp_path):
     if not (_v1_host() and CAN_UNSHARE_MOUNT):
-        pytest.skip("needs root on a cgroup v1 host, allowed to unshare a mount namespace")
+        pytest.skip("needs root, allowed to unshare a mount namespace")
     own = _own_v1_paths()
     side = tmp_path / "hierarchies"
     script = _engine_layout(side, own)
