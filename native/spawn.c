@@ -177,7 +177,7 @@ child_main(const struct slot_config *cfg, const struct run_request *req, int out
     if (syscall(SYS_close_range, SYNC_FD + 1, ~0u, 0) < 0)
         child_fail("close descriptors");
 
-    uint64_t cpu_seconds = (req->cpu_ms + 999) / 1000 + 1;
+    uint64_t cpu_seconds = req->cpu_ms / 1000 + (req->cpu_ms % 1000 != 0) + 1;
     set_limit(RLIMIT_CPU, cpu_seconds, cpu_seconds + 1, "RLIMIT_CPU");
     set_limit(RLIMIT_STACK, req->memory_bytes, req->memory_bytes, "RLIMIT_STACK");
     set_limit(RLIMIT_FSIZE, req->file_size_bytes, req->file_size_bytes, "RLIMIT_FSIZE");
@@ -371,6 +371,17 @@ static void scan_live_processes(uint64_t *cpu_ns, uint64_t *rss_bytes) {
 
 static uint64_t minus(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 
+/* Limits come from the request: arithmetic on them saturates instead of wrapping. */
+static uint64_t saturating_mul(uint64_t a, uint64_t b) {
+    uint64_t product;
+    return __builtin_mul_overflow(a, b, &product) ? UINT64_MAX : product;
+}
+
+static uint64_t saturating_add(uint64_t a, uint64_t b) {
+    uint64_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
 /* The run's CPU time so far, less the child's set-up before exec. */
 static uint64_t program_cpu_ns(clockid_t main_clock, const struct handshake *hello) {
     uint64_t used = 0;
@@ -516,8 +527,8 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
     fcntl(out[0], F_SETFL, O_NONBLOCK);
     fcntl(err[0], F_SETFL, O_NONBLOCK);
 
-    uint64_t wall_deadline = start + req->wall_ms * 1000000ull;
-    uint64_t cpu_limit = req->cpu_ms * 1000000ull;
+    uint64_t wall_deadline = saturating_add(start, saturating_mul(req->wall_ms, 1000000ull));
+    uint64_t cpu_limit = saturating_mul(req->cpu_ms, 1000000ull);
     uint64_t cores = cfg->cpu >= 0 ? 1 : (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
     uint64_t next_cpu_check = start + cpu_limit / cores;
     /* Without a memory cgroup nothing stops a memory hog but this watch (and RLIMIT_AS far

@@ -73,6 +73,14 @@ def test_exec_stdout_to_file_and_limits(require_sandbox, box, tmp_path):
     (["exec", "--box", "/no/such/dir", "--", "true"], "--box"),
     (["exec", "--time-limit", "-5", "--", "true"], "time limit"),
     (["exec", "--memory-limit", "0", "--", "true"], "memory limit"),
+    # Absurd limits: above every maximum, not finite, or past what the supervisor's u64 holds.
+    (["exec", "--time-limit", "18446744073710", "--", "true"], "time limit"),
+    (["exec", "--wall-limit", "18446744073710", "--", "true"], "wall time limit"),
+    (["exec", "--memory-limit", "17592186044416", "--", "true"], "memory limit"),
+    (["exec", "--output-limit", "1e300", "--", "true"], "output limit"),
+    (["exec", "--output-limit", "nan", "--", "true"], "output limit"),
+    (["exec", "--output-limit", "inf", "--", "true"], "output limit"),
+    (["exec", "--processes", "4294967296", "--", "true"], "processes"),
     (["exec", "--policy", "cobol", "--", "true"], "policy"),
     (["exec", "--stdin", "/no/such/file", "--", "true"], "--stdin"),
 ])

@@ -1,11 +1,20 @@
 """What goes into a run and what comes out of it: Limits in, RunResult out (DESIGN.md §2)."""
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 
 from judge import JudgeError
 
 STATUSES = ("OK", "TLE", "MLE", "OLE", "RE", "RF", "SE")
+
+DAY_MS = 86_400_000
+TIB_MB = 1 << 20
+# The largest value each limit may take: far past any real run, and small enough that the
+# supervisor's arithmetic on it (ms to ns, MB to bytes, counts in u64) cannot wrap.
+LIMIT_MAXIMA = {"time limit": DAY_MS, "wall time limit": DAY_MS, "memory limit": TIB_MB,
+                "output limit": TIB_MB, "processes": 1 << 16, "file size limit": TIB_MB,
+                "open files": 1 << 20, "stderr limit": TIB_MB}
 
 
 @dataclass(frozen=True)
@@ -28,16 +37,24 @@ class Limits:
         if self.wall_time_limit_ms is not None:
             checks["wall time limit"] = self.wall_time_limit_ms
         for name, value in checks.items():
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
-                raise JudgeError(f"{name} must be a positive number, got {value!r}")
-        if self.stderr_limit_mb < 0:
-            raise JudgeError("stderr limit must not be negative")
+            _check_limit(name, value, allow_zero=False)
+        _check_limit("stderr limit", self.stderr_limit_mb, allow_zero=True)
 
     @property
     def wall_ms(self) -> int:
         if self.wall_time_limit_ms is not None:
             return int(self.wall_time_limit_ms)
         return int(max(2 * self.time_limit_ms, self.time_limit_ms + 1000))
+
+
+def _check_limit(name: str, value, *, allow_zero: bool) -> None:
+    kind = "a non-negative" if allow_zero else "a positive"
+    if (not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value)
+            or value < 0 or (value == 0 and not allow_zero)):
+        raise JudgeError(f"{name} must be {kind} finite number, got {value!r}")
+    if value > LIMIT_MAXIMA[name]:
+        raise JudgeError(f"{name} {value!r} is above the largest the judge accepts "
+                         f"({LIMIT_MAXIMA[name]})")
 
 
 @dataclass(frozen=True)
