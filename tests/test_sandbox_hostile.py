@@ -585,3 +585,45 @@ def test_jvm_threads_work_and_spinning_threads_are_tle(make_sandbox, java_availa
     assert spin.status == "TLE" and spin.killed_by == "cpu-timer", spin
     assert spin.cpu_time_ms <= 1500 + MULTI_SLACK_MS, spin
     clean(sb)
+
+
+# -- limits the supervisor is handed ----------------------------------------------------------
+
+def test_supervisor_saturates_huge_limits(sb):
+    """`Limits` refuses absurd values; a request that carries one anyway (a client of the
+    protocol that skips the checks) must not wrap the supervisor's ms-to-ns arithmetic into a
+    deadline in the past."""
+    limits = Limits()
+    object.__setattr__(limits, "time_limit_ms", (1 << 63) // 1000)
+    object.__setattr__(limits, "wall_time_limit_ms", (1 << 63) // 1000)
+    r = sb.run(["./exitcode", "0"], limits)
+    assert r.status == "OK", r
+    clean(sb)
+
+
+# -- socket families: no network in any policy ------------------------------------------------
+
+AF_UNIX, AF_INET, AF_NETLINK, AF_PACKET, AF_VSOCK = 1, 2, 16, 17, 40
+SOCK_STREAM, SOCK_DGRAM, SOCK_RAW = 1, 2, 3
+
+
+@pytest.mark.parametrize("family, kind", [(AF_VSOCK, SOCK_STREAM), (AF_NETLINK, SOCK_RAW),
+                                          (AF_PACKET, SOCK_RAW)], ids=["vsock", "netlink", "packet"])
+def test_java_policy_refuses_sockets_the_net_namespace_does_not_confine(make_sandbox, family, kind):
+    """vsock is not network-namespaced (a program bound a host vsock port through the java
+    policy): every family but unix and inet is RF, whichever program runs under the filter."""
+    sb = make_sandbox(policy="java")
+    r, out, err = run(sb, ["/usr/bin/python3", "hostile.py", "family", str(family), str(kind)],
+                      Limits(time_limit_ms=scaled(3000)))
+    assert r.status == "RF" and r.syscall == "socket", (r, out, err)
+    assert "created" not in out, out
+    clean(sb)
+
+
+@pytest.mark.parametrize("family", [AF_UNIX, AF_INET], ids=["unix", "inet"])
+def test_java_policy_keeps_the_sockets_the_jvm_uses(make_sandbox, family):
+    sb = make_sandbox(policy="java")
+    r, out, err = run(sb, ["/usr/bin/python3", "hostile.py", "family", str(family), str(SOCK_STREAM)],
+                      Limits(time_limit_ms=scaled(3000)))
+    assert r.status == "OK" and out.strip() == "created", (r, out, err)
+    clean(sb)

@@ -83,6 +83,15 @@ FORKING_POLICIES = frozenset({"build"})
 CLONE_THREAD = 0x00010000
 
 
+# A socket's family decides whether the net namespace confines it: AF_VSOCK (reaches the host
+# and its VMs), AF_NETLINK, AF_PACKET and the rest are not namespaced as one would hope, or
+# are of no use to a program, so socket and socketpair are allowed per family and anything
+# else is refused (RF naming the call). Only the java policy has `socket`: the JVM needs
+# AF_INET/AF_INET6, which the run's empty network namespace leaves with its own loopback only.
+AF_UNIX, AF_INET, AF_INET6 = 1, 2, 10
+SOCKET_FAMILIES = {"socket": (AF_UNIX, AF_INET, AF_INET6), "socketpair": (AF_UNIX,)}
+
+
 @functools.lru_cache(maxsize=None)
 def policy_bpf(name: str, without_cgroup: bool = False) -> bytes:
     """The BPF program of a policy, as the bytes the kernel takes."""
@@ -99,7 +108,11 @@ def policy_bpf(name: str, without_cgroup: bool = False) -> bytes:
     # Foreign ABIs (i386 `int 0x80`, x32) do not match the native architecture: killed outright.
     f.set_attr(pyseccomp.Attr.ACT_BADARCH, pyseccomp.KILL_PROCESS)
     for syscall in sorted(set(allowed)):
-        if syscall in ("clone",):
+        if syscall == "clone":
+            continue
+        if syscall in SOCKET_FAMILIES:
+            for family in SOCKET_FAMILIES[syscall]:
+                f.add_rule(pyseccomp.ALLOW, syscall, pyseccomp.Arg(0, pyseccomp.EQ, family))
             continue
         try:
             f.add_rule(pyseccomp.ALLOW, syscall)

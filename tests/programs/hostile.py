@@ -33,3 +33,9 @@ elif case == "fork":
         os._exit(0)
     os.waitpid(pid, 0)
     print("forked")
+elif case == "family":
+    # socket(FAMILY, SOCK_STREAM or SOCK_DGRAM): prints "created" if the sandbox let it through.
+    import socket
+    family, kind = int(sys.argv[2]), int(sys.argv[3])
+    socket.socket(family, kind).close()
+    print("created")
