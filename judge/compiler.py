@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge import JudgeError, __version__
+from judge.cache import usable_cache_dir
 from judge.languages import Language
 from judge.sandbox import Limits, Sandbox
 
@@ -50,7 +51,7 @@ class CompileResult:
 def cache_root() -> Path:
     root = os.environ.get("JUDGE_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "judge")
-    return Path(root) / "compile"
+    return usable_cache_dir(Path(root) / "compile", "compile")
 
 
 def cache_key(source: bytes, language: Language) -> str:

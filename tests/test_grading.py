@@ -142,14 +142,32 @@ def test_java_class_name(source, expected):
     assert java_class_name(source) == expected
 
 
-def judge_cli(*args, cwd=ROOT):
+def judge_cli(*args, cwd=ROOT, extra_env: dict | None = None):
+    """The CLI in a fresh interpreter; ``extra_env`` values replace (None: remove) variables."""
     env = dict(os.environ)
+    for name, value in (extra_env or {}).items():
+        env.pop(name, None)
+        if value is not None:
+            env[name] = value
     if TIME_SCALE != 1:
         env["JUDGE_TIME_FACTORS"] = ",".join(f"{lang}={factor * TIME_SCALE:g}"
                                              for lang, factor in TIME_FACTORS.items())
     return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args],
                           capture_output=True, text=True, cwd=cwd, timeout=scaled(600_000) / 1000,
                           env=env)
+
+
+def test_cli_run_with_an_unwritable_home_uses_a_temporary_cache(require_sandbox):
+    """A HOME nobody can write (here a path under a file, which even root cannot create): the
+    warning names the cache directory at fault, and the run goes on with a temporary cache."""
+    sol = source_dir("codeforces/2020A") / "sol.cpp"
+    unwritable = {"HOME": "/dev/null/home", "XDG_CACHE_HOME": None, "JUDGE_CACHE_DIR": None,
+                  "HF_HOME": None, "HF_DATASETS_CACHE": None}
+    out = judge_cli("run", str(sol), "--problem", "2020A", extra_env=unwritable)
+    assert out.returncode == 0, out.stderr
+    assert "AC" in out.stdout
+    assert "/dev/null/home" in out.stderr and "cannot be written" in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr
 
 
 def test_cli_run_quick_start_and_json(require_sandbox):

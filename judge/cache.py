@@ -1,0 +1,30 @@
+"""Where the judge keeps caches: the configured directory, or a private temporary one when that
+directory cannot be written (a HOME that is read-only or belongs to someone else)."""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+def _writable(path: Path) -> bool:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(path, os.W_OK | os.X_OK)
+
+
+@functools.lru_cache(maxsize=None)
+def usable_cache_dir(configured: Path, what: str) -> Path:
+    """``configured`` if it can be written, else a fresh private temporary directory, with one
+    warning line on stderr that names the directory at fault."""
+    if _writable(configured):
+        return configured
+    fallback = Path(tempfile.mkdtemp(prefix=f"judge-{what}-cache-")) / configured.name
+    fallback.mkdir()
+    print(f"judge: warning: the {what} cache {configured} cannot be written; using {fallback} "
+          "for this run (set JUDGE_CACHE_DIR or XDG_CACHE_HOME to keep it)", file=sys.stderr)
+    return fallback
