@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
 from dataclasses import asdict, dataclass
 
@@ -77,7 +78,32 @@ def _sandbox_checks() -> list[Check]:
                         "raised (nice -10)" if sandbox.priority_raised else "normal",
                         "a CPU-limit kill may wait for the end of the program's time slice "
                         "(needs root with CAP_SYS_NICE)"))
+    checks.append(_vsock_check())
     return checks
+
+
+AF_VSOCK = 40
+VSOCK_PROBE = f"import socket; socket.socket({AF_VSOCK}, socket.SOCK_STREAM).close()"
+
+
+def _vsock_check() -> Check:
+    """vsock is not network-namespaced: where the host has it, a socket from inside the sandbox
+    would reach the host. Tried from the widest program policy (java), it must be refused."""
+    from judge.sandbox import Sandbox, Limits, SandboxError
+    try:
+        socket.socket(AF_VSOCK, socket.SOCK_STREAM).close()
+        host = "the host has vsock"
+    except OSError as exc:
+        host = f"the host has no vsock ({exc.strerror})"
+    try:
+        with Sandbox(box=None, policy="java") as sandbox:
+            result = sandbox.run(["/usr/bin/python3", "-c", VSOCK_PROBE], Limits(time_limit_ms=5000))
+    except SandboxError as exc:
+        return Check("vsock", False, f"{host}; cannot probe the sandbox: {exc}", "cannot report")
+    refused = result.status == "RF" and result.syscall == "socket"
+    inside = "refused in the sandbox (RF socket)" if refused else f"sandbox run: {result.status}"
+    return Check("vsock", refused, f"{host}; {inside}",
+                 "a program could reach the host over vsock", required=True)
 
 
 def _capabilities() -> Check:
