@@ -196,6 +196,29 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
     }
 }
 
+static const char *copy_of(const char *text) {
+    char *copy = strdup(text);
+    if (!copy)
+        die("strdup: %m");
+    return copy;
+}
+
+/* This process becomes pid 1 of the programs' pid namespace, and anyone there can read
+ * /proc/1/cmdline: the host paths of the box and of the binds must not be in it. The
+ * configuration keeps its own copies; the argument area is zeroed. The supervisor's parent
+ * (outside the namespace) keeps its command line for the host's tools. */
+static void hide_arguments(int argc, char **argv, struct slot_config *cfg) {
+    if (cfg->box)
+        cfg->box = copy_of(cfg->box);
+    for (int i = 0; i < cfg->nbinds; i++) {
+        cfg->binds[i] = copy_of(cfg->binds[i]);
+        cfg->bind_targets[i] = copy_of(cfg->bind_targets[i]);
+    }
+    char *start = argv[0];
+    char *end = argv[argc - 1] + strlen(argv[argc - 1]);
+    memset(start, 0, (size_t)(end - start));
+}
+
 int main(int argc, char **argv) {
     struct slot_config cfg;
     parse_args(argc, argv, &cfg);
@@ -238,6 +261,7 @@ int main(int argc, char **argv) {
         if (read(gate[0], &go, 1) != 1)
             _exit(1);
         close(gate[0]);
+        hide_arguments(argc, argv, &cfg);
         serve(&cfg);
     }
     close(gate[0]);
