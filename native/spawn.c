@@ -507,6 +507,7 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
             if (got == 1 + (int)sizeof(int) && msg[0] == 'X') {
                 int exec_errno;
                 memcpy(&exec_errno, msg + 1, sizeof(int));
+                /* judge/sandbox/result.py's CANNOT_EXECUTE: the CLI calls this bad usage. */
                 set_error(res, "cannot execute %s: %s", req->argv[0], strerror(exec_errno));
             }
         }

@@ -31,6 +31,7 @@ def exec_command(
 ) -> None:
     """Run CMD in the sandbox, with /box = DIR as the working directory."""
     from judge.sandbox import CGROUP_MODES, Limits, POLICIES, Sandbox
+    from judge.sandbox.result import CANNOT_EXECUTE
     if not command:
         raise fail("no command given (usage: judge exec [OPTIONS] -- CMD [ARGS...])")
     if policy not in POLICIES:
@@ -52,6 +53,8 @@ def exec_command(
     with Sandbox(box=box, policy=policy, cgroup=cgroup) as sandbox:
         result = sandbox.run(command, limits, stdin=stdin, stdout=target,
                              stderr=sys.stderr.fileno())
+    if result.status == "SE" and (result.error or "").startswith(CANNOT_EXECUTE):
+        raise fail(result.error)   # a command that does not exist is the caller's mistake
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
     else:

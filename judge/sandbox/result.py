@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass, field
 from judge import JudgeError
 
 STATUSES = ("OK", "TLE", "MLE", "OLE", "RE", "RF", "SE")
+# How the supervisor's SE message starts when execve of the program fails (native/spawn.c).
+CANNOT_EXECUTE = "cannot execute "
 
 DAY_MS = 86_400_000
 TIB_MB = 1 << 20
