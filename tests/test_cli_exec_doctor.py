@@ -91,6 +91,18 @@ def test_exec_bad_usage_is_one_line_and_exit_2(args, message):
     assert len(out.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("args, message", [
+    (["exec", "--", "/nonexistent"], "cannot execute /nonexistent"),
+    (["exec", "--json", "--", "no-such-command"], "cannot execute no-such-command"),
+])
+def test_exec_of_a_missing_program_is_usage_error(require_sandbox, args, message):
+    """The sandbox could not start the command the caller named: bad usage, not a result."""
+    out = judge(*args)
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    assert message in out.stderr and "Traceback" not in out.stderr and not out.stdout
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
 def test_doctor_json_on_a_machine_with_the_features(require_sandbox):
     out = judge("doctor", "--json")
     assert out.returncode == 0, out.stdout + out.stderr
@@ -100,8 +112,9 @@ def test_doctor_json_on_a_machine_with_the_features(require_sandbox):
     for name in ("user namespaces", "seccomp", "pidfd", "sandbox", "cgroup v1", "cgroup v2",
                  "cpu-clock timers", "g++", "javac", "python3"):
         assert name in checks, name
-    for name in ("user namespaces", "seccomp", "pidfd", "sandbox"):
+    for name in ("user namespaces", "seccomp", "pidfd", "sandbox", "vsock"):
         assert checks[name]["ok"], checks[name]
+    assert "refused in the sandbox" in checks["vsock"]["detail"], checks["vsock"]
     assert all(c["without"] for c in checks.values() if not c["ok"])
 
 

@@ -562,6 +562,24 @@ def test_cpython_spinner_is_tle(py_sb):
     clean(py_sb)
 
 
+def test_cpython_pause_is_allowed(py_sb):
+    """pause() is harmless (the wall timer bounds it) and legitimate programs use it."""
+    r, out, err = run(py_sb, ["/usr/bin/python3", "hostile.py", "pause"],
+                      Limits(time_limit_ms=scaled(3000), wall_time_limit_ms=scaled(10000)))
+    assert r.status == "OK" and out.strip() == "woke", (r, out, err)
+    clean(py_sb)
+
+
+def test_supervisor_command_line_shows_no_host_path(py_sb, box):
+    """/proc/1/cmdline inside the sandbox is the slot's supervisor: it carried the box's host
+    path and the bind sources."""
+    r, out, err = run(py_sb, ["/usr/bin/python3", "hostile.py", "cmdline"],
+                      Limits(time_limit_ms=scaled(3000)))
+    assert r.status == "OK", (r, err)
+    assert str(box) not in out and "--box" not in out and "--sock" not in out, out
+    clean(py_sb)
+
+
 def test_cpython_fork(py_sb):
     """os.fork() under the python policy: fine with a cgroup; RF without one."""
     r, out, err = run(py_sb, ["/usr/bin/python3", "hostile.py", "fork"],

@@ -36,7 +36,7 @@ set_robust_list get_robust_list rseq prlimit64 getrlimit uname getrandom futex f
 sched_yield sched_getaffinity sched_getparam sched_getscheduler getpid gettid getppid getuid
 geteuid getgid getegid getresuid getresgid getpgrp getpgid getsid clock_gettime clock_getres
 gettimeofday time times getrusage nanosleep clock_nanosleep rt_sigaction rt_sigprocmask
-rt_sigreturn rt_sigpending rt_sigtimedwait rt_sigsuspend sigaltstack tgkill tkill kill exit
+rt_sigreturn rt_sigpending rt_sigtimedwait rt_sigsuspend pause sigaltstack tgkill tkill kill exit
 exit_group restart_syscall wait4 waitid clone fork vfork execve pipe pipe2 poll ppoll select
 pselect6 sysinfo memfd_create ftruncate fallocate unlink unlinkat mkdir mkdirat rename renameat
 renameat2 rmdir fsync fdatasync sync_file_range msync mincore membarrier umask chdir fchdir
