@@ -28,3 +28,9 @@ def usable_cache_dir(configured: Path, what: str) -> Path:
     print(f"judge: warning: the {what} cache {configured} cannot be written; using {fallback} "
           "for this run (set JUDGE_CACHE_DIR or XDG_CACHE_HOME to keep it)", file=sys.stderr)
     return fallback
+
+
+def datasets_cache_dir() -> str:
+    """The directory ``datasets.load_dataset`` may write its cache to."""
+    import datasets
+    return str(usable_cache_dir(Path(datasets.config.HF_DATASETS_CACHE), "datasets"))

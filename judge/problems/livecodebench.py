@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 from judge import JudgeError
-from judge.cache import usable_cache_dir
+from judge.cache import datasets_cache_dir
 from judge.problems.model import Problem, TestCase
 
 HUB_ID = "livecodebench/code_generation_lite"
@@ -85,7 +85,7 @@ def load_rows(builder: str | None, data_files: list[str], *, what: str, cache_di
     except ImportError as e:  # pragma: no cover - datasets is a dependency
         raise JudgeError(f"{what}: the 'datasets' library is not installed ({e})") from None
     if cache_dir is None:
-        cache_dir = str(usable_cache_dir(Path(datasets.config.HF_DATASETS_CACHE), "datasets"))
+        cache_dir = datasets_cache_dir()
     try:
         if hub_id is not None and builder is None:
             ds = datasets.load_dataset(hub_id, split=split, cache_dir=cache_dir, revision=revision)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from judge import JudgeError
+from judge.cache import datasets_cache_dir
 from judge.problems.model import Problem, TestCase
 
 HUB_ID = "stepfun-ai/CF-Div2-Stepfun"
@@ -99,7 +100,8 @@ def _load_local(path: Path):
     else:
         raise JudgeError(f"{path}: no such file or directory")
     try:
-        return datasets.load_dataset(builder, data_files=data_files, split="train")
+        return datasets.load_dataset(builder, data_files=data_files, split="train",
+                                     cache_dir=datasets_cache_dir())
     except JudgeError:
         raise
     except Exception as exc:
@@ -129,7 +131,7 @@ def _load_hub(hub_id: str, config: str | None, split: str):
             patched.append((mod, mod.HF_HUB_OFFLINE))
             mod.HF_HUB_OFFLINE = True
     try:
-        return datasets.load_dataset(hub_id, config, split=split)
+        return datasets.load_dataset(hub_id, config, split=split, cache_dir=datasets_cache_dir())
     except Exception as exc:
         where = "cannot reach the Hugging Face Hub and it is not in the local cache" if offline \
             else "cannot load it from the Hugging Face Hub"
