@@ -531,7 +531,7 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
     uint64_t wall_deadline = saturating_add(start, saturating_mul(req->wall_ms, 1000000ull));
     uint64_t cpu_limit = saturating_mul(req->cpu_ms, 1000000ull);
     uint64_t cores = cfg->cpu >= 0 ? 1 : (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
-    uint64_t next_cpu_check = start + cpu_limit / cores;
+    uint64_t next_cpu_check = saturating_add(start, cpu_limit / cores);
     /* Without a memory cgroup nothing stops a memory hog but this watch (and RLIMIT_AS far
      * above the limit, a safety net for the host). */
     uint64_t next_memory_check = cfg->cgroup == CGROUP_NONE ? start + MEMORY_WATCH_NS : UINT64_MAX;
@@ -582,7 +582,7 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
                 res->killed_by = "cpu-timer";
             } else {
                 uint64_t step = (cpu_limit - used) / cores;
-                next_cpu_check = now + (step > 1000000ull ? step : 1000000ull);
+                next_cpu_check = saturating_add(now, step > 1000000ull ? step : 1000000ull);
             }
         }
         if (!exited && !res->killed_by && now >= next_memory_check) {

@@ -90,12 +90,18 @@ def pytest_configure(config):
                             "host that has another layout")
 
 
+def _foreign_cgroup_layout(item) -> str | None:
+    """The cgroup layout a test is for, when this host does not have it."""
+    marker = item.get_closest_marker("cgroup_layout")
+    return marker.args[0] if marker and marker.args[0] not in HOST_CGROUP_MODES else None
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        marker = item.get_closest_marker("cgroup_layout")
-        if marker and marker.args[0] not in HOST_CGROUP_MODES:
+        layout = _foreign_cgroup_layout(item)
+        if layout:
             item.add_marker(pytest.mark.skip(
-                reason=f"tests the cgroup {marker.args[0]} layout; this host has {HOST_CGROUP_MODES[0]}"))
+                reason=f"tests the cgroup {layout} layout; this host has {HOST_CGROUP_MODES[0]}"))
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -108,8 +114,7 @@ def pytest_runtest_makereport(item, call):
         return
     if hasattr(report, "wasxfail"):
         return
-    layout = item.get_closest_marker("cgroup_layout")
-    if layout and layout.args[0] not in HOST_CGROUP_MODES:
+    if _foreign_cgroup_layout(item):
         return
     reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
     report.outcome = "failed"

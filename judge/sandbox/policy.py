@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import socket
 import tempfile
 
 import pyseccomp
@@ -88,8 +89,8 @@ CLONE_THREAD = 0x00010000
 # are of no use to a program, so socket and socketpair are allowed per family and anything
 # else is refused (RF naming the call). Only the java policy has `socket`: the JVM needs
 # AF_INET/AF_INET6, which the run's empty network namespace leaves with its own loopback only.
-AF_UNIX, AF_INET, AF_INET6 = 1, 2, 10
-SOCKET_FAMILIES = {"socket": (AF_UNIX, AF_INET, AF_INET6), "socketpair": (AF_UNIX,)}
+SOCKET_FAMILIES = {"socket": (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6),
+                   "socketpair": (socket.AF_UNIX,)}
 
 
 @functools.lru_cache(maxsize=None)
