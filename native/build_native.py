@@ -17,7 +17,7 @@ CFLAGS = ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wshadow", "-Wfor
 CHECKER_SOURCES = ["checkers.c"]
 PROBE_SOURCES = ["probe.c"]
 SUPERVISOR_SOURCES = ["supervisor.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
-                      "spawn.c"]
+                      "spawn.c", "sink.c"]
 
 CDEF = """
 int judge_check(const char *name,

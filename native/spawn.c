@@ -27,12 +27,11 @@
 #include <unistd.h>
 
 #define SYNC_FD 3
-#define SCRATCH_SIZE (64 * 1024)
 /* Without a memory cgroup the run's resident memory is sampled this often. */
 #define MEMORY_WATCH_NS (5 * 1000000ull)
 
 
-static uint64_t now_ns(void) {
+uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
@@ -232,62 +231,6 @@ child_main(const struct slot_config *cfg, const struct run_request *req, int out
 
 /* ---- the supervisor side ---- */
 
-struct sink {
-    int from;          /* read end of the program's pipe */
-    int to;            /* where the bytes go; -1 drops them */
-    uint64_t limit;    /* bytes kept */
-    uint64_t seen;     /* bytes the program wrote */
-    bool splice_ok;
-    bool closed;
-};
-
-static char scratch[SCRATCH_SIZE];
-
-/* Moves what the pipe holds now. Returns 1 when the program wrote past the limit. */
-static int drain(struct sink *s) {
-    while (!s->closed) {
-        size_t room = s->seen < s->limit ? (size_t)(s->limit - s->seen) : 0;
-        ssize_t n;
-        if (s->to >= 0 && room > 0 && s->splice_ok) {
-            size_t want = room < (1u << 20) ? room : (1u << 20);
-            n = splice(s->from, NULL, s->to, NULL, want, SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
-            if (n < 0 && errno == EINVAL) {
-                s->splice_ok = false;
-                continue;
-            }
-        } else {
-            n = read(s->from, scratch, sizeof(scratch));
-            if (n > 0 && s->to >= 0 && room > 0) {
-                size_t keep = (size_t)n < room ? (size_t)n : room;
-                for (size_t done = 0; done < keep;) {
-                    ssize_t w = write(s->to, scratch + done, keep - done);
-                    if (w <= 0) {
-                        s->to = -1;
-                        break;
-                    }
-                    done += (size_t)w;
-                }
-            }
-        }
-        if (n == 0) {
-            s->closed = true;
-            break;
-        }
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN)
-                break;
-            s->closed = true;
-            break;
-        }
-        s->seen += (uint64_t)n;
-        if (s->seen > s->limit)
-            return 1;
-    }
-    return 0;
-}
-
 static void kill_everything(void) {
     cgroup_kill_all();
     /* As init of the pid namespace, kill(-1) reaches every other process of the run. */
@@ -457,6 +400,9 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
     res->memory_source = "rusage";
 
     int out[2] = {-1, -1}, err[2] = {-1, -1}, sync[2] = {-1, -1};
+    struct sink sinks[2];
+    sink_open(&sinks[0], -1, -1, 0);
+    sink_open(&sinks[1], -1, -1, 0);
     int pidfd = -1, listener = -1;
     uint64_t rusage_cpu = 0;
     struct handshake hello = {0};
@@ -521,10 +467,8 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
         set_error(res, "sandbox setup: the child ended before exec");
     }
 
-    struct sink sinks[2] = {
-        {.from = out[0], .to = req->stdout_fd, .limit = req->output_bytes, .splice_ok = true},
-        {.from = err[0], .to = req->stderr_fd, .limit = req->stderr_bytes, .splice_ok = true},
-    };
+    sink_open(&sinks[0], out[0], req->stdout_fd, req->output_bytes);
+    sink_open(&sinks[1], err[0], req->stderr_fd, req->stderr_bytes);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
     fcntl(err[0], F_SETFL, O_NONBLOCK);
 
@@ -537,11 +481,13 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
     uint64_t next_memory_check = cfg->cgroup == CGROUP_NONE ? start + MEMORY_WATCH_NS : UINT64_MAX;
     bool exited = false;
     while (!exited && !res->killed_by && !res->error[0]) {
-        struct pollfd pfd[4] = {
+        struct pollfd pfd[6] = {
             {.fd = pidfd, .events = POLLIN},
-            {.fd = sinks[0].closed ? -1 : out[0], .events = POLLIN},
-            {.fd = sinks[1].closed ? -1 : err[0], .events = POLLIN},
+            {.fd = sink_wants_input(&sinks[0]) ? out[0] : -1, .events = POLLIN},
+            {.fd = sink_wants_input(&sinks[1]) ? err[0] : -1, .events = POLLIN},
             {.fd = listener, .events = POLLIN},
+            {.fd = sink_wants_room(&sinks[0]) ? sinks[0].to : -1, .events = POLLOUT},
+            {.fd = sink_wants_room(&sinks[1]) ? sinks[1].to : -1, .events = POLLOUT},
         };
         uint64_t now = now_ns();
         uint64_t wake = wall_deadline < next_cpu_check ? wall_deadline : next_cpu_check;
@@ -550,15 +496,19 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
         uint64_t wait = wake > now ? wake - now : 0;
         struct timespec ts = {.tv_sec = (time_t)(wait / 1000000000ull),
                               .tv_nsec = (long)(wait % 1000000000ull)};
-        int n = ppoll(pfd, 4, &ts, NULL);
+        int n = ppoll(pfd, 6, &ts, NULL);
         if (n < 0 && errno != EINTR) {
             set_error(res, "poll: %s", strerror(errno));
             break;
         }
-        if (pfd[1].revents && drain(&sinks[0]))
+        if (pfd[4].revents)
+            sink_flush(&sinks[0]);
+        if (pfd[5].revents)
+            sink_flush(&sinks[1]);
+        if (pfd[1].revents && sink_drain(&sinks[0]))
             res->killed_by = "output";
         if (pfd[2].revents)
-            drain(&sinks[1]);
+            sink_drain(&sinks[1]);
         if (pfd[3].revents & POLLIN) {
             struct seccomp_notif notif;
             memset(&notif, 0, sizeof(notif));
@@ -625,10 +575,19 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
             continue;
         break;
     }
+    /* What the pipes still hold, then what waits for a slow reader, within one delivery time. */
+    uint64_t delivery_deadline = saturating_add(now_ns(), saturating_mul(cfg->delivery_ms, 1000000ull));
     for (int i = 0; i < 2; i++) {
-        if (drain(&sinks[i]) && i == 0 && !res->killed_by)
-            res->killed_by = "output";
+        for (;;) {
+            if (sink_drain(&sinks[i]) && i == 0 && !res->killed_by)
+                res->killed_by = "output";
+            if (sinks[i].closed || sink_wants_input(&sinks[i]))
+                break;
+            sink_finish(&sinks[i], 1, delivery_deadline);
+        }
     }
+    sink_finish(sinks, 2, delivery_deadline);
+    res->undelivered_bytes = sinks[0].undelivered + sinks[1].undelivered;
     res->output_bytes = sinks[0].seen;
     res->stderr_bytes = sinks[1].seen;
     res->cpu_ns = rusage_cpu;
@@ -641,6 +600,8 @@ done:
                          ? hello.setup_in_cgroup_ns : hello.setup_ns;
     res->cpu_ns = minus(res->cpu_ns, setup);
     res->setup_ns = setup;
+    sink_close(&sinks[0]);
+    sink_close(&sinks[1]);
     int fds[] = {out[0], out[1], err[0], err[1], sync[0], sync[1], pidfd, listener};
     for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
         if (fds[i] >= 0)

@@ -43,7 +43,8 @@ void die(const char *fmt, ...) {
 
 static void usage(void) {
     die("usage: judge-supervisor --sock FD --slot N [--cpu C] [--box DIR] [--box-writable] "
-        "[--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind HOST[=INSIDE]]... [--parent-pid PID]");
+        "[--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind HOST[=INSIDE]]... [--parent-pid PID] "
+        "[--delivery-ms MS]");
 }
 
 static long parse_number(const char *text, long min, long max) {
@@ -62,12 +63,14 @@ static void parse_args(int argc, char **argv, struct slot_config *cfg) {
         {"box-writable", no_argument, NULL, 'w'}, {"tmp-mb", required_argument, NULL, 't'},
         {"cgroup", required_argument, NULL, 'g'}, {"bind", required_argument, NULL, 'B'},
         {"parent-pid", required_argument, NULL, 'p'},
+        {"delivery-ms", required_argument, NULL, 'd'},
         {NULL, 0, NULL, 0},
     };
     memset(cfg, 0, sizeof(*cfg));
     cfg->sock = -1;
     cfg->cpu = -1;
     cfg->tmp_mb = 64;
+    cfg->delivery_ms = 60000;
     cfg->cgroup_auto = true;
     int opt;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
@@ -78,6 +81,7 @@ static void parse_args(int argc, char **argv, struct slot_config *cfg) {
         case 'c': cfg->cpu = (int)parse_number(optarg, -1, CPU_SETSIZE - 1); break;
         case 'b': cfg->box = optarg; break;
         case 'w': cfg->box_writable = true; break;
+        case 'd': cfg->delivery_ms = (uint64_t)parse_number(optarg, 0, 86400000); break;
         case 't': cfg->tmp_mb = (unsigned)parse_number(optarg, 1, 1 << 20); break;
         case 'g':
             cfg->cgroup_auto = strcmp(optarg, "auto") == 0;

@@ -22,6 +22,7 @@ struct slot_config {
     const char *box;         /* host directory mounted at /box */
     bool box_writable;
     unsigned tmp_mb;         /* size cap of /tmp */
+    uint64_t delivery_ms;    /* how long output may wait for a slow reader after a run */
     enum cgroup_mode cgroup; /* what the slot actually uses */
     bool cgroup_auto;
     bool privileged;         /* started by root: a second, unprivileged uid runs the programs */
@@ -55,6 +56,7 @@ struct run_result {
     uint64_t cpu_ns, wall_ns, memory_bytes, output_bytes, stderr_bytes;
     uint64_t setup_ns;       /* the child's own set-up before exec: not in cpu_ns */
     uint64_t oom_kills;
+    uint64_t undelivered_bytes; /* output within the limits that its reader did not take */
     const char *killed_by;   /* NULL, "cpu-timer", "wall-timer", "output", "seccomp", "memory" */
     int syscall_nr;          /* -1 unless a refused syscall was seen */
     const char *cpu_source, *memory_source;
@@ -90,7 +92,30 @@ void cgroup_kill_all(void);
 /* seccomp_install.c */
 int seccomp_install(const unsigned char *bpf, size_t len);
 
+/* sink.c: one of a run's output streams, from the program's pipe to where it goes */
+struct sink {
+    int from;              /* read end of the program's pipe */
+    int to;                /* the destination; -1 drops the bytes */
+    bool regular_file;     /* writes to it never wait for a reader */
+    bool splice_ok;
+    bool closed;           /* the pipe reached its end */
+    bool reader_lost;      /* the destination failed: the rest is undelivered */
+    uint64_t limit;        /* bytes kept */
+    uint64_t seen;         /* bytes the program wrote */
+    int spill;             /* memfd of what waits for the reader, -1 until needed */
+    uint64_t spill_len, spill_off;
+    uint64_t undelivered;
+};
+void sink_open(struct sink *s, int from, int to, uint64_t limit);
+int sink_drain(struct sink *s);          /* 1 when the program wrote past the limit */
+bool sink_wants_input(const struct sink *s);
+bool sink_wants_room(const struct sink *s);
+int sink_flush(struct sink *s);
+void sink_finish(struct sink *sinks, int count, uint64_t deadline_ns);
+void sink_close(struct sink *s);
+
 /* spawn.c */
+uint64_t now_ns(void);
 void run_program(const struct slot_config *cfg, const struct run_request *req, struct run_result *res);
 int after_run(const struct slot_config *cfg, const struct run_request *req, char *err, size_t errcap);
 

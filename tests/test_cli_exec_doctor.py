@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULT_FIELDS = {"status", "exit_code", "signal", "cpu_time_ms", "wall_time_ms", "memory_kb",
-                 "output_bytes", "killed_by", "syscall", "sources", "error", "setup_cpu_ms"}
+                 "output_bytes", "killed_by", "syscall", "sources", "error", "setup_cpu_ms",
+                 "undelivered_bytes"}
 
 
 def judge(*args, cwd=ROOT, stdin=None):
@@ -45,6 +47,28 @@ def test_exec_cgroup_mode_from_the_option_and_the_environment(require_sandbox, b
     if os.geteuid() == 0:
         result = exec_json("--cgroup", "auto", "--", "./zombie", "3", env={"JUDGE_CGROUP": "none"})
         assert result["status"] == "OK" and result["sources"]["cpu"].startswith("cgroup-"), result
+
+
+def test_exec_into_a_pipe_read_late_keeps_the_limits(require_sandbox, box):
+    """`judge exec -- ./flood 1 1 spin | (sleep 2; wc -c)`: a reader that starts late gets every
+    byte, and the program still ends on its CPU limit, not blocked in write (wall TLE)."""
+    command = (f"{sys.executable} -c 'from judge.cli import main; main()' exec --box {box} "
+               "--time-limit 500 -- ./flood 1 1 spin | (sleep 2; wc -c)")
+    done = subprocess.run(["sh", "-c", command], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300)
+    assert done.stdout.strip() == str(1 << 20), done
+    assert "judge: TLE, cpu 5" in done.stderr and "warning" not in done.stderr, done.stderr
+
+
+def test_exec_into_a_closed_pipe_warns_about_the_lost_output(require_sandbox, box):
+    command = (f"{sys.executable} -c 'from judge.cli import main; main()' exec --box {box} "
+               "-- ./flood 1 | true")
+    done = subprocess.run(["sh", "-c", command], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300)
+    assert "judge: OK" in done.stderr, done.stderr
+    # `true` may exit before or after the first 64 KiB fill the pipe: those count as delivered.
+    lost = re.search(r"warning: (\d+) bytes of the program's output never reached", done.stderr)
+    assert lost and (1 << 20) - (1 << 16) <= int(lost.group(1)) <= 1 << 20, done.stderr
 
 
 def test_exec_echoes_stdout_and_reads_stdin_file(require_sandbox, tmp_path):

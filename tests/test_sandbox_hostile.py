@@ -619,6 +619,81 @@ def test_supervisor_saturates_huge_limits(sb):
     clean(sb)
 
 
+# -- output nobody reads ------------------------------------------------------------------
+
+def _read_all_later(fd: int, delay_s: float, got: list) -> threading.Thread:
+    """Starts a reader that waits delay_s, then reads fd to its end into got."""
+    def read_later():
+        time.sleep(delay_s)
+        with os.fdopen(fd, "rb") as reader:
+            got.append(reader.read())
+    thread = threading.Thread(target=read_later)
+    thread.start()
+    return thread
+
+
+def test_a_reader_that_waits_changes_nothing_for_the_program(sb):
+    """The program writes 1 MiB into a pipe whose reader starts only after the run, then spins:
+    the supervisor keeps the bytes the pipe cannot take, so the program reaches its CPU limit
+    (not a wall TLE while blocked in write or starved by a spinning supervisor), and the reader
+    gets every byte afterwards."""
+    read_end, write_end = os.pipe()
+    got: list = []
+    reader = _read_all_later(read_end, scaled(1500) / 1000, got)
+    try:
+        r = sb.run(["./flood", "1", "1", "spin"], Limits(time_limit_ms=500), stdout=write_end)
+    finally:
+        os.close(write_end)
+        reader.join(timeout=scaled(30))
+    assert r.status == "TLE" and r.killed_by == "cpu-timer", r
+    assert 500 <= r.cpu_time_ms <= 500 + SLACK_MS, r
+    assert got == [b"x" * MiB] and r.undelivered_bytes == 0, (r, [len(g) for g in got])
+    clean(sb)
+
+
+@pytest.mark.parametrize("reader", ["pipe", "terminal"])
+def test_a_reader_that_never_reads_cannot_hold_the_judge(make_sandbox, reader):
+    """Nobody ever reads the pipe or the terminal: the run ends on its own figures, the bytes
+    the destination could not take wait for the slot's delivery time and are then reported as
+    undelivered (before, the program blocked in write until its wall limit, and a terminal
+    blocked the supervisor in write() for ever)."""
+    delivery_ms = scaled(1000)
+    sb = make_sandbox(delivery_timeout_ms=delivery_ms)
+    read_end, write_end = os.openpty() if reader == "terminal" else os.pipe()
+    outcome: dict = {}
+    limits = Limits(time_limit_ms=scaled(2000))
+    runner = threading.Thread(target=lambda: outcome.update(
+        result=sb.run(["./flood", "4"], limits, stdout=write_end)))
+    started = time.monotonic()
+    runner.start()
+    runner.join(timeout=(limits.wall_ms + delivery_ms + scaled(10000)) / 1000)
+    try:
+        assert not runner.is_alive(), "the run never came back"
+        r = outcome["result"]
+        assert r.status == "OK" and r.output_bytes == 4 * MiB, r
+        assert 0 < r.undelivered_bytes < 4 * MiB, r
+        assert time.monotonic() - started < (limits.wall_ms + delivery_ms) / 1000 + scaled(5000) / 1000
+    finally:
+        os.close(read_end)
+        runner.join(timeout=scaled(30))
+        os.close(write_end)
+    clean(sb)
+
+
+def test_a_reader_that_goes_away_loses_the_output_not_the_verdict(sb):
+    """`judge exec ... | head -c 0`: the reader is gone before the run; the program's writes
+    still succeed (the supervisor drains its pipe), the run is judged as usual, and every byte
+    is reported undelivered."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        r = sb.run(["./flood", "1"], Limits(), stdout=write_end)
+    finally:
+        os.close(write_end)
+    assert r.status == "OK" and r.output_bytes == MiB and r.undelivered_bytes == MiB, r
+    clean(sb)
+
+
 # -- socket families: no network in any policy ------------------------------------------------
 
 def socket_attempt(sb, family: int, kind: int):

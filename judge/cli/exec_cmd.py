@@ -32,6 +32,7 @@ def exec_command(
     """Run CMD in the sandbox, with /box = DIR as the working directory."""
     from judge.sandbox import CGROUP_MODES, Limits, POLICIES, Sandbox
     from judge.sandbox.result import CANNOT_EXECUTE
+    from judge.sandbox.slot import DELIVERY_TIMEOUT_MS
     if not command:
         raise fail("no command given (usage: judge exec [OPTIONS] -- CMD [ARGS...])")
     if policy not in POLICIES:
@@ -69,3 +70,7 @@ def exec_command(
         if result.error:
             parts.append(result.error)
         typer.echo("judge: " + ", ".join(parts), err=True)
+    if result.undelivered_bytes:
+        typer.echo(f"judge: warning: {result.undelivered_bytes} bytes of the program's output "
+                   "never reached their reader (it closed, or took nothing for "
+                   f"{DELIVERY_TIMEOUT_MS // 1000} s after the run)", err=True)

@@ -75,6 +75,9 @@ class RunResult:
     # CPU the sandbox's own child spent between fork and execve (rlimits, the seccomp filter):
     # not in cpu_time_ms, but in the program's own clocks, which start at fork.
     setup_cpu_ms: float = 0.0
+    # Output within the limits that its reader did not take in time (a pipe or terminal nobody
+    # read, a reader that closed): the figures stand, the destination misses these bytes.
+    undelivered_bytes: int = 0
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -28,6 +28,12 @@ CGROUP_ENV = "JUDGE_CGROUP"   # the default cgroup mode of every Sandbox
 Stdin = Union[None, bytes, str, os.PathLike, int]
 Sink = Union[None, str, os.PathLike, int, BinaryIO]
 MB = 1 << 20
+# Output a slow reader has not taken when a run ends waits this long for it, then is dropped
+# (RunResult.undelivered_bytes): a pipe or terminal nobody reads cannot hold the judge.
+DELIVERY_TIMEOUT_MS = 60_000
+# Beyond the limits, what a reply or the start of a slot may take on a loaded machine before
+# the supervisor is taken for hung.
+REPLY_SLACK_S = 60
 # The supervisor's bounds on a request (native/supervisor.h).
 MAX_ARGS, MAX_ENV, REQUEST_MAX = 256, 128, 1 << 20
 
@@ -79,7 +85,8 @@ class Sandbox:
     def __init__(self, box: str | os.PathLike | None = None, policy: str = "native", *,
                  slot: int = 0, cpu: int | None = None, cgroup: str | None = None,
                  box_writable: bool = False, tmp_size_mb: int = 64,
-                 binds: tuple = (), env: dict[str, str] | None = None) -> None:
+                 binds: tuple = (), env: dict[str, str] | None = None,
+                 delivery_timeout_ms: int = DELIVERY_TIMEOUT_MS) -> None:
         if box is not None:
             box = Path(box).resolve()
             if not box.is_dir():
@@ -97,6 +104,7 @@ class Sandbox:
         self.cgroup_request = cgroup
         self.box_writable = box_writable
         self.tmp_size_mb = tmp_size_mb
+        self.delivery_timeout_ms = delivery_timeout_ms
         self.binds = tuple(binds)
         self.env = dict(DEFAULT_ENV if env is None else env)
         self.cgroup: str | None = None
@@ -122,7 +130,8 @@ class Sandbox:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         args = [str(SUPERVISOR), "--sock", str(theirs.fileno()), "--slot", str(self.slot),
                 "--cpu", str(self.cpu), "--tmp-mb", str(self.tmp_size_mb),
-                "--cgroup", self.cgroup_request, "--parent-pid", str(os.getpid())]
+                "--cgroup", self.cgroup_request, "--parent-pid", str(os.getpid()),
+                "--delivery-ms", str(self.delivery_timeout_ms)]
         if self.box is not None:
             args += ["--box", str(self.box)]
         if self.box_writable:
@@ -140,7 +149,10 @@ class Sandbox:
         finally:
             theirs.close()
         self._sock = ours
-        ready = self._receive_line()
+        try:
+            ready = self._receive_line(REPLY_SLACK_S)
+        except TimeoutError:
+            ready = f"error the supervisor did not start within {REPLY_SLACK_S} s"
         if not ready.startswith("ready"):
             detail = ready[len("error "):] if ready.startswith("error ") else ready
             self.close()
@@ -186,13 +198,23 @@ class Sandbox:
         except Exception:
             pass
 
-    def _receive_line(self) -> str:
+    def _receive_line(self, timeout_s: float | None = None) -> str:
         assert self._sock is not None
+        self._sock.settimeout(timeout_s)
         try:
             data = self._sock.recv(1 << 16)
+        except TimeoutError:
+            raise
         except OSError:
             data = b""
         return data.decode(errors="replace").strip()
+
+    def _reply_timeout_s(self, limits: Limits) -> float:
+        """How long a reply may take: the wall limit, then the delivery of buffered output to a
+        slow reader, and room for killing and reaping on a loaded machine. Past it the
+        supervisor is taken for hung."""
+        wait_s = (limits.wall_ms + self.delivery_timeout_ms) / 1000 + REPLY_SLACK_S
+        return min(wait_s, threading.TIMEOUT_MAX)
 
     # -- runs -------------------------------------------------------------------------------
     def run(self, argv: list[str], limits: Limits | None = None, *, stdin: Stdin = None,
@@ -216,7 +238,13 @@ class Sandbox:
                     socket.send_fds(self._sock, [message], attached)
                 except OSError as exc:
                     raise SandboxError(f"the sandbox supervisor is gone: {exc}") from None
-                reply = self._receive_line()
+                try:
+                    reply = self._receive_line(self._reply_timeout_s(limits))
+                except TimeoutError:
+                    self._process.kill()
+                    self.close()
+                    raise SandboxError("the sandbox supervisor did not answer within "
+                                       f"{self._reply_timeout_s(limits):.0f} s") from None
             finally:
                 for fd in opened:
                     os.close(fd)
@@ -334,6 +362,7 @@ class Sandbox:
             wall_ns=int(raw.get("wall_ns", 0)),
             memory_bytes=int(raw.get("memory_bytes", 0)),
             output_bytes=int(raw.get("output_bytes", 0)),
+            undelivered_bytes=int(raw.get("undelivered_bytes", 0)),
             oom_kills=int(raw.get("oom_kills", 0)),
             killed_by=raw.get("killed_by") or None,
             syscall=syscall_name(int(number)) if int(number) >= 0 else None,

@@ -7,7 +7,8 @@ from judge.sandbox.result import Limits, RunResult
 
 
 def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_ns: int,
-             wall_ns: int, memory_bytes: int, output_bytes: int, oom_kills: int, killed_by: str | None,
+             wall_ns: int, memory_bytes: int, output_bytes: int, undelivered_bytes: int, oom_kills: int,
+             killed_by: str | None,
              syscall: str | None, sources: dict, error: str | None) -> RunResult:
     cpu_ms = cpu_ns / 1e6
     memory_kb = memory_bytes // 1024
@@ -41,6 +42,7 @@ def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_
         wall_time_ms=round(wall_ns / 1e6, 3),
         memory_kb=memory_kb,
         output_bytes=output_bytes,
+        undelivered_bytes=undelivered_bytes,
         killed_by=killed_by,
         syscall=syscall,
         sources=sources,
