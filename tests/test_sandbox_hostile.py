@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from conftest import (HOST_UID_BASE, NEIGHBOUR_SLOT, assert_dead_supervisors_swept,
-                      assert_no_leftovers, host_uid, memory_bound_kb, processes_of_uid, run,
-                      scaled, supervisor_dirs)
+                      assert_no_leftovers, host_uid, memory_bound_kb, next_slot,
+                      processes_of_uid, run, scaled, supervisor_dirs)
 from judge.sandbox import Limits, SandboxError
 from judge.sandbox.slot import DEFAULT_ENV
 
@@ -383,6 +383,30 @@ def test_no_host_process_is_visible(sb):
     clean(sb)
 
 
+def test_staged_checker_files_are_private_to_the_judge(require_sandbox):
+    """A custom checker and the answers it reads are staged on the host for the checker's
+    sandbox: no other host user may reach them (they were world-readable under /tmp)."""
+    from judge.checkers.runner import CheckerRunner
+    from judge.compiler import Compiler
+    from judge.problems import registry
+    problem = registry.resolve("pack/two-sum")
+    staging = Path(tempfile.gettempdir())
+    before = set(staging.glob("judge-checker-*"))
+    compiler = Compiler(slot=next_slot())
+    runner = CheckerRunner(compiler, slot=compiler.slot)
+    try:
+        result = runner.check(problem.checker, b"5 10\n3 7 5 5 1\n", b"4 3\n", b"1 2\n")
+        assert result.verdict == "OK", result
+        created = set(staging.glob("judge-checker-*")) - before
+        assert created, "the checker was staged somewhere else"
+        for directory in created:
+            assert directory.stat().st_mode & 0o077 == 0, oct(directory.stat().st_mode)
+            assert directory.stat().st_uid == os.geteuid()
+    finally:
+        runner.close()
+        compiler.close()
+
+
 # -- the network ----------------------------------------------------------------------------
 
 @pytest.fixture
@@ -577,6 +601,24 @@ def test_supervisor_command_line_shows_no_host_path(py_sb, box):
                       Limits(time_limit_ms=scaled(3000)))
     assert r.status == "OK", (r, err)
     assert str(box) not in out and "--box" not in out and "--sock" not in out, out
+    clean(py_sb)
+
+
+def test_host_wide_proc_files_are_hidden(py_sb):
+    """/proc holds the processes of the run and nothing else: the host's load, memory,
+    interrupts, kernel symbols and CPU counters are side channels no runtime needs."""
+    r, out, err = run(py_sb, ["/usr/bin/python3", "hostile.py", "host-proc"],
+                      Limits(time_limit_ms=scaled(3000)))
+    assert r.status == "OK", (r, err)
+    assert out.strip() == "own status True", out
+    clean(py_sb)
+
+
+def test_tmp_is_not_executable(py_sb):
+    """A program may write a file to /tmp, never execute it."""
+    r, out, err = run(py_sb, ["/usr/bin/python3", "hostile.py", "tmp-exec"],
+                      Limits(time_limit_ms=scaled(3000)))
+    assert r.status == "OK" and out.strip() == "refused PermissionError", (r, out, err)
     clean(py_sb)
 
 

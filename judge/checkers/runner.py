@@ -31,6 +31,7 @@ class CheckerRunner:
         if self.testlib and not (self.testlib / "testlib.h").is_file():
             raise JudgeError(f"no testlib.h in {self.testlib}")
         self._work: Path | None = None
+        self._box: Path | None = None
         self._sandbox: Sandbox | None = None
         self._staged: Path | None = None
 
@@ -40,7 +41,7 @@ class CheckerRunner:
             self._sandbox = None
         if self._work is not None:
             shutil.rmtree(self._work, ignore_errors=True)
-            self._work = None
+            self._work = self._box = None
 
     def check(self, checker: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
         if checker in BENCHMARK_CHECKERS:
@@ -70,16 +71,19 @@ class CheckerRunner:
         if compiled.status != "OK":
             raise JudgeError(f"the checker does not compile: {compiled.log.strip()[:500]}")
         if self._work is None:
+            # The box is open to the sandbox's uid, its parent (mkdtemp's 0700) to no one else
+            # on the host: the answers and the checker stay private to the judge.
             self._work = Path(tempfile.mkdtemp(prefix="judge-checker-"))
-            os.chmod(self._work, 0o755)
-            self._sandbox = Sandbox(box=self._work, slot=self.slot, cpu=self.cpu).start()
+            self._box = self._work / "box"
+            self._box.mkdir(mode=0o755)
+            self._sandbox = Sandbox(box=self._box, slot=self.slot, cpu=self.cpu).start()
         if self._staged != compiled.artifacts:
-            shutil.copy2(compiled.artifacts / "code.exe", self._work / "checker")
-            os.chmod(self._work / "checker", 0o755)
+            shutil.copy2(compiled.artifacts / "code.exe", self._box / "checker")
+            os.chmod(self._box / "checker", 0o755)
             self._staged = compiled.artifacts
         for name, data in (("input.txt", input), ("output.txt", output), ("answer.txt", answer)):
-            (self._work / name).write_bytes(data)
-            os.chmod(self._work / name, 0o644)
+            (self._box / name).write_bytes(data)
+            os.chmod(self._box / name, 0o644)
         messages = os.memfd_create("checker-stderr", os.MFD_CLOEXEC)
         try:
             run = self._sandbox.run(["./checker", "input.txt", "output.txt", "answer.txt"],

@@ -54,3 +54,23 @@ elif case == "cmdline":
     # What pid 1 of the sandbox (the slot's supervisor) shows of its command line.
     with open("/proc/1/cmdline", "rb") as f:
         sys.stdout.write(repr(f.read()))
+elif case == "host-proc":
+    # Host-wide /proc files, side channels on the machine: "name visible" for each readable one.
+    for name in ("loadavg", "meminfo", "interrupts", "kallsyms", "stat", "uptime", "vmstat",
+                 "cpuinfo", "sys/kernel/hostname"):
+        try:
+            with open(f"/proc/{name}", "rb") as f:
+                if f.read(1):
+                    print(name, "visible")
+        except OSError:
+            pass
+    print("own status", os.path.exists("/proc/self/status"))
+elif case == "tmp-exec":
+    # Writes an executable to /tmp and runs it: /tmp must be noexec.
+    import shutil
+    shutil.copy("/bin/true", "/tmp/true")
+    os.chmod("/tmp/true", 0o755)
+    try:
+        os.execv("/tmp/true", ["/tmp/true"])
+    except OSError as exc:
+        print("refused", type(exc).__name__)
