@@ -14,6 +14,7 @@ from judge.compiler import CompileResult, Compiler
 from judge.languages import Language, get_language
 from judge.problems.model import Problem
 from judge.sandbox import Limits, RunResult, Sandbox
+from judge.sandbox.policy import describe_refusal
 
 VERDICTS = ("AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "RF", "CE", "FAIL", "SE")
 CHECKER_VERDICTS = {"OK": "AC", "WA": "WA", "PE": "PE", "FAIL": "FAIL"}
@@ -175,7 +176,7 @@ class Grader:
                     verdict = run.status
                     message = run.error or (f"killed by {run.killed_by}" if run.killed_by else "")
                     if run.syscall:
-                        message = f"refused syscall {run.syscall}"
+                        message = describe_refusal(run.syscall)
             finally:
                 os.close(output_fd)
             result.tests.append(TestResult(index, verdict, run.cpu_time_ms, run.wall_time_ms,

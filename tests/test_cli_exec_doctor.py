@@ -71,6 +71,16 @@ def test_exec_into_a_closed_pipe_warns_about_the_lost_output(require_sandbox, bo
     assert lost and (1 << 20) - (1 << 16) <= int(lost.group(1)) <= 1 << 20, done.stderr
 
 
+def test_exec_of_a_name_lookup_says_why_it_is_refused(require_sandbox, box):
+    """getpwnam of an unknown user asks NSS, which opens a socket (nscd): RF, and the message
+    says that a name lookup is what opened it."""
+    out = judge("exec", "--policy", "python", "--box", str(box), "--", "python3", "-c",
+                "import pwd; pwd.getpwnam('nobody-here')")
+    assert out.returncode == 0, out.stderr
+    assert "judge: RF" in out.stderr and "refused syscall socket" in out.stderr, out.stderr
+    assert "a name lookup (getpwnam, getaddrinfo, NSS) opens a socket" in out.stderr
+
+
 def test_exec_echoes_stdout_and_reads_stdin_file(require_sandbox, tmp_path):
     (tmp_path / "in.txt").write_text("21 21\n")
     tmp_path.chmod(0o755)

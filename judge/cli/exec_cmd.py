@@ -31,6 +31,7 @@ def exec_command(
 ) -> None:
     """Run CMD in the sandbox, with /box = DIR as the working directory."""
     from judge.sandbox import CGROUP_MODES, Limits, POLICIES, Sandbox
+    from judge.sandbox.policy import describe_refusal
     from judge.sandbox.result import CANNOT_EXECUTE
     from judge.sandbox.slot import DELIVERY_TIMEOUT_MS
     if not command:
@@ -66,7 +67,7 @@ def exec_command(
         if result.signal:
             parts.append(f"signal {result.signal}")
         if result.syscall:
-            parts.append(f"syscall {result.syscall}")
+            parts.append(describe_refusal(result.syscall))
         if result.error:
             parts.append(result.error)
         typer.echo("judge: " + ", ".join(parts), err=True)

@@ -93,6 +93,21 @@ SOCKET_FAMILIES = {"socket": (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6),
                    "socketpair": (socket.AF_UNIX,)}
 
 
+# Why a refusal happened, where the call alone would puzzle the author of the program.
+_REFUSAL_REASONS = {
+    "socket": "the sandbox has no network: a name lookup (getpwnam, getaddrinfo, NSS) opens a "
+              "socket too",
+    "connect": "the sandbox has no network: a name lookup (getpwnam, getaddrinfo, NSS) opens a "
+               "socket too",
+}
+
+
+def describe_refusal(syscall: str) -> str:
+    """The one-line message of an RF run."""
+    reason = _REFUSAL_REASONS.get(syscall)
+    return f"refused syscall {syscall}" + (f" ({reason})" if reason else "")
+
+
 @functools.lru_cache(maxsize=None)
 def policy_bpf(name: str, without_cgroup: bool = False) -> bytes:
     """The BPF program of a policy, as the bytes the kernel takes."""
