@@ -365,3 +365,32 @@ def test_registry():
     assert check_benchmark("codecontests", b"", b"1", b"1")[0] == "OK"
     with pytest.raises(JudgeError):
         check_benchmark("nope", b"", b"", b"")
+
+
+# ----------------------------------------------------------------------------- one way to name problems
+
+def _judge_cli(*args, cwd=None):
+    import os
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args],
+                          capture_output=True, text=True, timeout=300, cwd=cwd,
+                          env={**os.environ, "HF_HUB_OFFLINE": "1"})
+
+
+def test_problems_and_run_take_the_same_dataset_names_as_eval(lcb_dir, tmp_path, require_sandbox):
+    """`livecodebench:DIR?...` names the same problems in `judge problems list|show` and
+    `judge run` as in `judge eval` (run and problems used to know Stepfun sources only)."""
+    spec = f"livecodebench:{lcb_dir}?release=v2"
+    listed = _judge_cli("problems", "list", "--json", "--dataset", spec)
+    assert listed.returncode == 0, listed.stderr
+    assert [p["id"] for p in json.loads(listed.stdout)] == ["livecodebench/p3", "livecodebench/p4"]
+    shown = _judge_cli("problems", "show", "p3", "--json", "--dataset", spec)
+    assert shown.returncode == 0 and json.loads(shown.stdout)["id"] == "livecodebench/p3", shown
+    solution = tmp_path / "sol.py"
+    solution.write_text("a, b = map(int, input().split())\nprint(a + b)\n")
+    graded = _judge_cli("run", str(solution), "--problem", "p4", "--json", "--dataset", spec)
+    assert graded.returncode == 0, graded.stdout + graded.stderr
+    assert json.loads(graded.stdout)["verdict"] == "AC"
+    unknown = _judge_cli("run", str(solution), "--problem", "p1", "--dataset", spec)
+    assert unknown.returncode == 2 and "unknown problem 'p1'" in unknown.stderr, unknown.stderr

@@ -18,7 +18,8 @@ from judge import JudgeError
 from judge.evaluate.generations import read_generations
 from judge.evaluate.harness import wrap_source
 from judge.evaluate.ratings import contest_rating, mle_rating
-from judge.evaluate.runner import needs_rerun, parse_dataset
+from judge.evaluate.runner import needs_rerun
+from judge.problems.source import parse_dataset
 from judge.problems.model import Problem
 from judge.problems.model import TestCase as Case
 

@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 
 from judge.cli import app, fail
-from judge.evaluate.runner import DATASET_HELP
+from judge.problems.source import DATASET_HELP
 
 EVAL_HELP = (
     "Grade every generation of GENERATIONS, then report avg@n, pass@k, per-language "

@@ -1,4 +1,4 @@
-"""`judge problems list|show`: browse the embedded pack or a CF-Div2-Stepfun source."""
+"""`judge problems list|show`: browse the problems of the embedded pack or any --dataset."""
 from __future__ import annotations
 
 import json
@@ -11,11 +11,12 @@ from judge.cli import app, fail
 from judge.problems.model import Problem
 
 problems_app = typer.Typer(no_args_is_help=True, help="List and show problems (the embedded "
-                                                      "pack or a CF-Div2-Stepfun source).")
+                                                      "pack or any --dataset).")
 app.add_typer(problems_app, name="problems")
 
-DATASET_HELP = ("A CF-Div2-Stepfun source: the hub id stepfun-ai/CF-Div2-Stepfun, a .parquet or "
-                ".jsonl file, or a directory of them. Default: the embedded pack.")
+DATASET_HELP = ("Where problems come from: pack (default), a CF-Div2-Stepfun source (hub id, "
+                "parquet/jsonl file, directory), livecodebench:[...] or codecontests:[...] "
+                "(see `judge eval --help`).")
 
 
 def checker_label(problem: Problem) -> str:
@@ -46,10 +47,10 @@ def list_cmd(dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help
              as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")
              ) -> None:
     """List the problems of the embedded pack (or of --dataset)."""
-    from judge.problems.registry import list_problems
+    from judge.problems.source import open_source
 
     try:
-        problems = list_problems(dataset)
+        problems = open_source(dataset).list()
     except JudgeError as exc:
         raise fail(str(exc))
     if as_json:
@@ -77,10 +78,10 @@ def show_cmd(problem_id: str = typer.Argument(..., metavar="ID",
              dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help=DATASET_HELP),
              as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Show one problem: statement, limits, checker, number of tests and the first sample."""
-    from judge.problems.registry import resolve
+    from judge.problems.source import open_source
 
     try:
-        p = resolve(problem_id, dataset)
+        p = open_source(dataset).get(problem_id)
     except JudgeError as exc:
         raise fail(str(exc))
     first = p.tests[0] if p.tests else None

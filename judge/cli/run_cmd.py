@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from judge.cli import app, fail
+from judge.cli.problems_cmd import DATASET_HELP
 
 VERDICT_STYLE = {"AC": "green", "WA": "red", "PE": "red", "TLE": "yellow", "MLE": "yellow",
                  "OLE": "yellow", "RE": "magenta", "RF": "magenta", "CE": "cyan", "FAIL": "red bold",
@@ -43,7 +44,7 @@ def run_command(
     file: Path = typer.Argument(..., help="The source file to grade."),
     problem: str = typer.Option(..., "--problem", "-p", help="Problem id, e.g. 2020A or pack/<slug>."),
     lang: str = typer.Option("auto", "--lang", help="auto, cpp, c, python, pypy3 or java."),
-    dataset: Optional[str] = typer.Option(None, "--dataset", help="Hub id, parquet file or directory."),
+    dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help=DATASET_HELP),
     all_tests: bool = typer.Option(False, "--all-tests", help="Run every test, not only up to the first failure."),
     testlib: Optional[Path] = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
                                            help="A testlib checkout to build checkers from."),
@@ -52,7 +53,7 @@ def run_command(
     """Compile FILE, run every test of the problem in the sandbox, check and print the verdict."""
     from judge.grade import Grader
     from judge.languages import get_language, language_for_file, time_factors_from_env
-    from judge.problems.registry import resolve
+    from judge.problems.source import open_source
     if not file.is_file():
         raise fail(f"no such file: {file}")
     try:
@@ -61,7 +62,7 @@ def run_command(
         raise fail(f"cannot read {file}: {exc}")
     time_factors_from_env()
     language = language_for_file(file) if lang == "auto" else get_language(lang)
-    task = resolve(problem, dataset)
+    task = open_source(dataset).get(problem)
     with Grader(testlib=str(testlib) if testlib else None) as grader:
         result = grader.grade(source, language, task, all_tests=all_tests)
     if as_json:
