@@ -17,7 +17,7 @@ from conftest import TIME_SCALE, scaled
 from judge import JudgeError
 from judge.evaluate.generations import read_generations
 from judge.evaluate.harness import wrap_source
-from judge.evaluate.ratings import contest_rating, mle_rating
+from judge.evaluate.ratings import contest_rating, mle_rating, problem_score
 from judge.evaluate.runner import needs_rerun
 from judge.problems.source import parse_dataset
 from judge.problems.model import Problem
@@ -187,8 +187,9 @@ def e2e(tmp_path_factory, require_sandbox):
          "completion": completion(WR / "wa.py", "py")},
         {"problem_id": "word-reverse", "language": "java", "sample_index": 1,
          "completion": "I am not sure how to solve this one."},
-        # reported and skipped
+        # an unknown problem: reported, left out, and the run is incomplete (exit 3)
         {"problem_id": "pack/no-such-problem", "language": "cpp", "code": "int main() {}"},
+        # code in a language the judge does not run: a failed sample of 2020A (UNGRADABLE)
         {"problem_id": "2020A", "language": "cobol", "code": "DISPLAY 'HI'."},
     ]
     gens = write_jsonl(tmp / "generations.jsonl", rows)
@@ -199,7 +200,7 @@ def e2e(tmp_path_factory, require_sandbox):
             "--standings", str(tmp / "standings"), "--ratings", str(tmp / "ratings.json"),
             "--no-progress"]
     first = judge_cli(*args)
-    first_summary = (out / "summary.json").read_text() if first.returncode == 0 else "{}"
+    first_summary = (out / "summary.json").read_text() if first.returncode == 3 else "{}"
     second = judge_cli(*args, "--json")
     return {"tmp": tmp, "out": out, "first": first, "second": second,
             "summary": json.loads(first_summary)}
@@ -207,23 +208,25 @@ def e2e(tmp_path_factory, require_sandbox):
 
 def test_e2e_exact_metrics(e2e):
     run = e2e["first"]
-    assert run.returncode == 0, run.stderr
-    assert "pack/no-such-problem" in run.stderr and "unknown language 'cobol'" in run.stderr
+    assert run.returncode == 3, run.stderr                   # incomplete: the unknown problem
+    assert "pack/no-such-problem" in run.stderr and "INCOMPLETE" in run.stdout
     assert "Traceback" not in run.stderr
     summary = e2e["summary"]
+    assert summary["complete"] is False
+    assert summary["excluded"]["count"] == 1 and summary["excluded"]["by_verdict"] == {"SKIPPED": 1}
     assert {p: (d["n"], d["c"]) for p, d in summary["problems"].items()} == {
-        "codeforces/2020A": (3, 2), "pack/word-reverse": (3, 1)}
-    assert summary["pass_at_k"]["1"] == pytest.approx(0.5)
-    assert summary["pass_at_k"]["2"] == pytest.approx(float((1 + Fraction(2, 3)) / 2))
+        "codeforces/2020A": (4, 2), "pack/word-reverse": (3, 1)}
+    assert summary["pass_at_k"]["1"] == pytest.approx(float((Fraction(2, 4) + Fraction(1, 3)) / 2))
+    assert summary["pass_at_k"]["2"] == pytest.approx(float((Fraction(5, 6) + Fraction(2, 3)) / 2))
     assert set(summary["pass_at_k"]) == {"1", "2"}          # k <= n = 3 among {1, 2, 4, ...}
     by = {lang: {p: (d["n"], d["c"]) for p, d in v["problems"].items()}
           for lang, v in summary["by_language"].items()}
     assert by == {"cpp": {"codeforces/2020A": (2, 2)},
                   "python": {"codeforces/2020A": (1, 0), "pack/word-reverse": (1, 0)},
-                  "java": {"pack/word-reverse": (2, 1)}}
+                  "java": {"pack/word-reverse": (2, 1)}, "cobol": {"codeforces/2020A": (1, 0)}}
     assert summary["by_language"]["cpp"]["pass_at_k"]["1"] == 1.0
-    assert summary["verdicts"] == {"AC": 3, "WA": 2, "NO_CODE": 1}
-    assert sorted(s["row"] for s in summary["skipped"]) == [7, 8]
+    assert summary["verdicts"] == {"AC": 3, "WA": 2, "NO_CODE": 1, "UNGRADABLE": 1}
+    assert sorted(s["row"] for s in summary["skipped"]) == [7]
     assert summary["run"]["unique_programs"] == 4            # the two C++ samples share one judgment
     assert summary["run"]["judged_now"] == 4
     assert summary["reruns"] == {"count": 0, "changed": 0, "changes": [],
@@ -233,20 +236,20 @@ def test_e2e_exact_metrics(e2e):
         lang: TIME_FACTORS[lang] * TIME_SCALE for lang in ("cpp", "java", "python")}
     assert set(summary["toolchains"]) == {"cpp", "java", "python"} and summary["host"]["cpu_model"]
     assert summary["judge_version"]
-    # spread over sample indexes 0, 1, 2: run accuracies (1+1)/2, (0+0)/2, (1+0)/2
-    assert summary["spread"]["run_accuracies"] == [1.0, 0.0, 0.5]
+    # spread over sample indexes 0-3: run accuracies (1+1)/2, (0+0)/2, (1+0)/2, 0/1
+    assert summary["spread"]["run_accuracies"] == [1.0, 0.0, 0.5, 0.0]
 
 
 def test_e2e_ratings(e2e):
     summary = e2e["summary"]
     standings = json.loads((e2e["tmp"] / "standings" / "standings-2020.json").read_text())["result"]
     changes = json.loads((e2e["tmp"] / "standings" / "rating-2020.json").read_text())
-    expected = contest_rating(standings, changes, {"A": (2, 3)}, contest_id="2020")
+    expected = contest_rating(standings, changes, {"A": (2, 4)}, contest_id="2020")
     ce = summary["ratings"]["codeelo"]
     assert ce["errors"] == [] and len(ce["contests"]) == 1
     assert ce["rating"] == pytest.approx(expected.rating)
-    assert ce["contests"][0]["score"] == pytest.approx(500 - 50 * (1 / 3))
-    mle = mle_rating([(800.0, 2, 3), (1200.0, 1, 3)])
+    assert ce["contests"][0]["score"] == pytest.approx(problem_score(500, 2, 4))
+    mle = mle_rating([(800.0, 2, 4), (1200.0, 1, 3)])
     assert summary["ratings"]["mle"]["rating"] == pytest.approx(mle.rating)
 
 
@@ -258,6 +261,8 @@ def test_e2e_results_jsonl(e2e):
     assert [by_row[i]["sample_index"] for i in (1, 2, 3, 4, 5, 6)] == [0, 1, 2, 0, 2, 1]
     assert by_row[6]["verdict"] == "NO_CODE" and by_row[6]["counted"] is True
     assert by_row[7]["verdict"] == "SKIPPED" and by_row[7]["counted"] is False
+    assert by_row[8]["verdict"] == "UNGRADABLE" and by_row[8]["counted"] is True
+    assert "unknown language 'cobol'" in by_row[8]["reason"]
     wa = by_row[2]
     assert wa["verdict"] == "WA" and wa["tests"][-1]["verdict"] == "WA"
     assert wa["tests"][-1]["checker_message"]
@@ -270,11 +275,11 @@ def test_e2e_results_jsonl(e2e):
 
 def test_e2e_rerun_comes_from_the_store(e2e):
     run = e2e["second"]
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 3, run.stderr
     summary = json.loads(run.stdout)
     assert summary["run"]["judged_now"] == 0 and summary["run"]["from_store"] == 4
     assert {p: (d["n"], d["c"]) for p, d in summary["problems"].items()} == {
-        "codeforces/2020A": (3, 2), "pack/word-reverse": (3, 1)}
+        "codeforces/2020A": (4, 2), "pack/word-reverse": (3, 1)}
     db = sqlite3.connect(e2e["out"] / "results.db")
     counts = db.execute("SELECT key, COUNT(*) FROM judgments GROUP BY key").fetchall()
     assert len(counts) == 4 and all(n == 1 for _, n in counts)
@@ -301,8 +306,8 @@ def test_html_report_renders_in_chromium(e2e, tmp_path):
     assert 'data-charts="4"' in dom
     for chart in ("matrix", "verdicts", "passk", "cpu"):
         assert f'data-chart="{chart}"' in dom
-    assert dom.count('class="cell"') == 6          # problem x sample matrix: 6 counted samples
-    assert dom.count('class="curve"') == 4         # all + three languages
+    assert dom.count('class="cell"') == 7          # problem x sample matrix: 7 counted samples
+    assert dom.count('class="curve"') == 5         # all + four languages (cobol's one sample)
     assert dom.count('class="dot"') == 5           # every judged sample (not the no-code one)
 
 
@@ -353,12 +358,120 @@ def test_livecodebench_functional_and_stdin(tmp_path, require_sandbox):
                     "--no-progress", "--json")
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
+    # C++ for a functional (Python-only) problem is the model's failed sample, not a skip.
     assert {p: (d["n"], d["c"]) for p, d in summary["problems"].items()} == {
-        "livecodebench/lc1": (2, 1), "livecodebench/abc1_a": (1, 1)}
-    assert summary["dataset"].startswith("livecodebench:")
-    assert "only Python" in summary["skipped"][0]["reason"]
+        "livecodebench/lc1": (3, 1), "livecodebench/abc1_a": (1, 1)}
+    assert summary["dataset"].startswith("livecodebench:") and summary["complete"] is True
     records = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
-    assert [r["verdict"] for r in records] == ["AC", "WA", "AC", "SKIPPED"]
+    assert [r["verdict"] for r in records] == ["AC", "WA", "AC", "UNGRADABLE"]
+    assert "only Python" in records[3]["reason"]
+
+
+# ------------------------------------------------------------------------------ judge failures
+
+FAILING_CHECKER = """#include <fstream>
+#include <string>
+// Compares one token; "boom" in the output makes it fail the way a broken jury would (exit 3).
+int main(int, char **argv) {
+    std::ifstream out(argv[2]), ans(argv[3]);
+    std::string got, want;
+    out >> got;
+    ans >> want;
+    if (got == "boom")
+        return 3;
+    return got == want ? 0 : 1;
+}
+"""
+
+
+def stepfun_dataset(path: Path, checker: str = FAILING_CHECKER) -> Path:
+    """Two problems in the CF-Div2-Stepfun schema: 1000A with wcmp, 1000B with `checker`."""
+    def row(i, pid, check):
+        return {"id": i, "problem_id": pid, "problem_desc": "Print the sum.", "time_limit_ms": 2000,
+                "memory_limit_MB": 256, "checker": check,
+                "test_cases": [{"input": "1 2\n", "output": "3\n"}, {"input": "5 5\n", "output": "10\n"}]}
+    return write_jsonl(path, [row(1, "codeforces/1000A", "wcmp"), row(2, "codeforces/1000B", checker)])
+
+
+SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
+
+
+def test_judge_failures_are_left_out_of_the_metrics_and_exit_3(tmp_path, require_sandbox):
+    """A sample the checker FAILs on is the judge's (the jury's) failure: it is left out of n,
+    listed, the summary says incomplete, and judge eval exits 3 (it used to be scored as the
+    model's failure with exit 0)."""
+    data = stepfun_dataset(tmp_path / "cf.jsonl")
+    gens = write_jsonl(tmp_path / "gens.jsonl", [
+        {"problem_id": "1000A", "language": "python", "code": SUM},
+        {"problem_id": "1000B", "language": "python", "code": SUM},
+        {"problem_id": "1000B", "language": "python", "code": "print('boom')\n"},
+        {"problem_id": "1000B", "language": "python", "code": "print(0)\n"},
+    ])
+    out = judge_cli("eval", str(gens), "--dataset", str(data), "--out", str(tmp_path / "out"),
+                    "--jobs", "1", "--slot-base", SLOT_BASE, "--no-progress", "--json")
+    assert out.returncode == 3, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["complete"] is False
+    assert summary["excluded"]["by_verdict"] == {"FAIL": 1}
+    assert summary["excluded"]["samples"][0]["row"] == 3
+    assert {p: (d["n"], d["c"]) for p, d in summary["problems"].items()} == {
+        "codeforces/1000A": (1, 1), "codeforces/1000B": (2, 1)}
+    assert summary["pass_at_k"]["1"] == pytest.approx(0.75)
+    assert any(w.startswith("INCOMPLETE: 1 sample") for w in summary["warnings"])
+    records = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert [(r["verdict"], r["counted"]) for r in records] == [
+        ("AC", True), ("AC", True), ("FAIL", False), ("WA", True)]
+
+
+@pytest.mark.parametrize("checker, message", [
+    ("#include <cstdio>\nint main() { this is not C++ }\n", "the checker does not compile"),
+    ("#include <cstdio>\nint main() { return 1; }\n",
+     "the checker says WA to the jury's own answer of test 1"),
+])
+def test_a_checker_that_cannot_judge_stops_the_run_before_judging(tmp_path, require_sandbox,
+                                                                  checker, message):
+    """Custom checkers are compiled and tried on the jury's answer once per problem, before any
+    sample is judged: a broken one is one clear error naming the problem, exit 2."""
+    data = stepfun_dataset(tmp_path / "cf.jsonl", checker)
+    gens = write_jsonl(tmp_path / "gens.jsonl", [
+        {"problem_id": "1000A", "language": "python", "code": SUM},
+        {"problem_id": "1000B", "language": "python", "code": SUM}])
+    out = judge_cli("eval", str(gens), "--dataset", str(data), "--out", str(tmp_path / "out"),
+                    "--jobs", "1", "--slot-base", SLOT_BASE, "--no-progress")
+    assert out.returncode == 2, out.stderr
+    assert "codeforces/1000B" in out.stderr and message in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+    db = sqlite3.connect(tmp_path / "out" / "results.db")
+    assert db.execute("SELECT COUNT(*) FROM judgments").fetchone()[0] == 0
+
+
+def test_ungradable_code_counts_as_a_failed_sample(tmp_path, require_sandbox):
+    """A fenced block without a language tag and a `rust` row are failed samples (UNGRADABLE)
+    with their reason, so writing unsupported code never scores better than writing wrong
+    code; --lang gives untagged blocks a language; --skip-ungradable leaves them out."""
+    data = stepfun_dataset(tmp_path / "cf.jsonl")
+    gens = write_jsonl(tmp_path / "gens.jsonl", [
+        {"problem_id": "1000A", "language": "python", "code": SUM},
+        {"problem_id": "1000A", "completion": f"```\n{SUM}```"},
+        {"problem_id": "1000A", "language": "rust", "code": "fn main() {}"},
+    ])
+
+    def evaluate(*extra):
+        out = judge_cli("eval", str(gens), "--dataset", str(data), "--out",
+                        str(tmp_path / f"out{len(extra)}{'-'.join(extra)}"), "--jobs", "1",
+                        "--slot-base", SLOT_BASE, "--no-progress", "--json", *extra)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)
+
+    plain = evaluate()
+    assert plain["problems"]["codeforces/1000A"]["n"] == 3
+    assert plain["problems"]["codeforces/1000A"]["c"] == 1
+    assert plain["verdicts"] == {"AC": 1, "UNGRADABLE": 2}
+    tagged = evaluate("--lang", "python")
+    assert (tagged["problems"]["codeforces/1000A"]["n"], tagged["problems"]["codeforces/1000A"]["c"]) == (3, 2)
+    skipping = evaluate("--skip-ungradable")
+    assert (skipping["problems"]["codeforces/1000A"]["n"], skipping["complete"]) == (1, True)
+    assert any("--skip-ungradable" in w for w in skipping["warnings"])
 
 
 # ------------------------------------------------------------------------------ bad input

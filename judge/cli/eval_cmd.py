@@ -12,18 +12,25 @@ import typer
 from judge.cli import app, fail
 from judge.problems.source import DATASET_HELP
 
+INCOMPLETE_EXIT = 3
+
 EVAL_HELP = (
     "Grade every generation of GENERATIONS, then report avg@n, pass@k, per-language "
     "spread, verdicts and ratings.\n\n"
     "GENERATIONS is JSONL or parquet, one row per sample: problem_id, language, and "
     "completion (the model's text; its last fenced code block is the code) or code, plus "
     "an optional sample_index. A completion without a code block is a failed sample "
-    "(NO_CODE). Rows naming an unknown problem or language are reported and skipped.\n\n"
+    "(NO_CODE), and so is code in no language the judge runs (UNGRADABLE: no language "
+    "given and an untagged block, or e.g. rust), unless --skip-ungradable. Rows naming an "
+    "unknown problem, or a language whose toolchain is missing here, are reported and left "
+    "out (the run is then incomplete).\n\n"
     "Results are kept in OUT/results.db, keyed by content: a rerun (after Ctrl-C or a "
     "crash) judges only what is missing, and identical programs are judged once. Reports: "
     "OUT/summary.json, OUT/results.jsonl (per sample, per test) and OUT/report.html.\n\n"
     "\b\n" + DATASET_HELP + "\n\n"
-    "Exit status: 0 done, 2 bad input, 130 interrupted (rerun to resume)."
+    "Exit status: 0 done, 2 bad input, 3 done but incomplete (samples the judge could not "
+    "grade, SE or FAIL, are left out of the metrics and listed), 130 interrupted (rerun to "
+    "resume)."
 )
 
 
@@ -44,6 +51,11 @@ def eval_command(
         "(default: the problems' own ratings when the dataset has them)."),
     testlib: Optional[Path] = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
                                            help="A testlib checkout to build checkers from."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="Language of rows whose code "
+                                       "block has no language tag (cpp, python, java, ...)."),
+    skip_ungradable: bool = typer.Option(False, "--skip-ungradable",
+                                         help="Leave code in no language the judge runs out of "
+                                              "the metrics instead of counting it as failed."),
     as_json: bool = typer.Option(False, "--json", help="Print summary.json on stdout instead of tables."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
     slot_base: int = typer.Option(0, "--slot-base", hidden=True,
@@ -62,7 +74,8 @@ def eval_command(
         raise fail("--slot-base must be >= 0")
     cfg = EvalConfig(generations=generations, dataset=dataset, jobs=jobs, out=out,
                      standings=standings, ratings=ratings,
-                     testlib=str(testlib) if testlib else None, slot_base=slot_base,
+                     testlib=str(testlib) if testlib else None, language=lang,
+                     skip_ungradable=skip_ungradable, slot_base=slot_base,
                      progress=not no_progress, command=shlex.join(sys.argv))
 
     def warn(message: str) -> None:
@@ -80,3 +93,5 @@ def eval_command(
         typer.echo(json.dumps(result.summary, indent=2))
     else:
         render_terminal(result.summary, Console(), result.out)
+    if not result.summary["complete"]:
+        raise typer.Exit(INCOMPLETE_EXIT)

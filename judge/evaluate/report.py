@@ -18,10 +18,12 @@ from judge import JudgeError, __version__
 from judge.evaluate.metrics import DEFAULT_KS, SampleResult, summarize
 from judge.evaluate.ratings import contest_rating, mle_rating
 
-VERDICT_ORDER = ("AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "RF", "CE", "FAIL", "SE", "NO_CODE")
+VERDICT_ORDER = ("AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "RF", "CE", "FAIL", "SE", "NO_CODE",
+                 "UNGRADABLE")
 VERDICT_COLORS = {"AC": "#2e9d4f", "WA": "#d9453d", "PE": "#ef8a80", "TLE": "#f0a431",
                   "MLE": "#c99a1a", "OLE": "#a0720c", "RE": "#8e5bd0", "RF": "#5b2c8f",
-                  "CE": "#3a8fd9", "FAIL": "#7f1d1d", "SE": "#222222", "NO_CODE": "#9aa0a6"}
+                  "CE": "#3a8fd9", "FAIL": "#7f1d1d", "SE": "#222222", "NO_CODE": "#9aa0a6",
+                  "UNGRADABLE": "#6b7280"}
 LOG_LIMIT = 2000
 _CF_ID = re.compile(r"^codeforces/(\d+)([A-Za-z]\d*)$")
 
@@ -110,21 +112,25 @@ def cpu_model() -> str:
 
 
 def _sample_record(s, stored, run_id: int | None) -> dict:
-    from judge.evaluate.runner import NO_CODE, SKIPPED
+    from judge.evaluate.runner import JUDGE_FAILURES, NO_CODE, SKIPPED, UNGRADABLE
     rec: dict[str, Any] = {"row": s.gen.row, "problem_id": s.problem_id,
                            "sample_index": s.sample_index, "language": s.language}
-    if s.verdict in (NO_CODE, SKIPPED):
-        rec.update(verdict=s.verdict, passed=False, reason=s.reason, counted=s.verdict == NO_CODE)
+    if s.verdict in (NO_CODE, UNGRADABLE, SKIPPED):
+        rec.update(verdict=s.verdict, passed=False, reason=s.reason,
+                   counted=s.verdict != SKIPPED, excluded=s.verdict == SKIPPED,
+                   skipped_on_request=s.skipped_on_request)
         return rec
     if stored is None:
-        rec.update(verdict="SE", passed=False, reason="no result was stored", counted=True)
+        rec.update(verdict="SE", passed=False, reason="no result was stored", counted=False,
+                   excluded=True)
         return rec
     r = stored.result
     compile_info = dict(r.get("compile", {}))
     if len(compile_info.get("log", "")) > LOG_LIMIT:
         compile_info["log"] = compile_info["log"][:LOG_LIMIT] + "\n[...]"
     rec.update(
-        verdict=stored.verdict, passed=stored.verdict == "AC", counted=True,
+        verdict=stored.verdict, passed=stored.verdict == "AC",
+        counted=stored.verdict not in JUDGE_FAILURES, excluded=stored.verdict in JUDGE_FAILURES,
         reason=r.get("error", ""), key=s.jk.key, code_hash=s.jk.code_hash, state=stored.state,
         from_store=stored.run_id != run_id, judged_in_run=stored.run_id,
         reruns=stored.reruns, first_verdict=stored.first_verdict,
@@ -273,16 +279,38 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
         "phase_ms": {k: stats.get(k, 0.0) for k in ("grade_ms", "compile_ms", "run_ms", "check_ms")},
         "slots": stats.get("slots", {}),
     }
-    errors = summary["verdicts"].get("SE", 0)
-    if errors:
-        summary["warnings"] = [f"{errors} sample(s) ended in SE (the judge failed); they are "
-                               "judged again on the next run"]
+    summary.update(_completeness(records))
 
     out.mkdir(parents=True, exist_ok=True)
     _atomic_write(out / "results.jsonl", "".join(json.dumps(r) + "\n" for r in records))
     _atomic_write(out / "summary.json", json.dumps(summary, indent=2) + "\n")
     _atomic_write(out / "report.html", render_html(summary, records))
     return EvalResult(summary=summary, samples=records, out=out, stats=stats)
+
+
+def _completeness(records: list[dict]) -> dict:
+    """Whether the metrics cover every row: samples the judge failed on (SE, a checker's FAIL)
+    or could not take (an unknown problem, a toolchain missing here) are left out of them,
+    never scored as the model's failures, and the run is marked incomplete."""
+    left_out = [r for r in records if r.get("excluded") and not r.get("skipped_on_request")]
+    by_verdict = dict(sorted(Counter(r["verdict"] for r in left_out).items()))
+    info: dict[str, Any] = {
+        "complete": not left_out,
+        "excluded": {"count": len(left_out), "by_verdict": by_verdict,
+                     "samples": [{"row": r["row"], "problem_id": r["problem_id"],
+                                  "verdict": r["verdict"], "reason": (r.get("reason") or "")[:300]}
+                                 for r in left_out[:100]]},
+        "warnings": [],
+    }
+    if left_out:
+        parts = ", ".join(f"{n} {v}" for v, n in by_verdict.items())
+        info["warnings"].append(
+            f"INCOMPLETE: {len(left_out)} sample(s) are left out of the metrics ({parts}): the "
+            "judge could not grade them; SE samples are judged again on the next run")
+    on_request = sum(1 for r in records if r.get("skipped_on_request"))
+    if on_request:
+        info["warnings"].append(f"{on_request} ungradable sample(s) left out (--skip-ungradable)")
+    return info
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -301,7 +329,8 @@ def render_terminal(summary: dict, console, out: Path | None = None) -> None:
     from rich.table import Table
     ks = list(summary.get("pass_at_k", {}))[:5]
     table = Table(title=f"judge eval: {summary['num_samples']} samples, "
-                        f"{summary['num_problems']} problems ({summary['dataset']})")
+                        f"{summary['num_problems']} problems ({summary['dataset']})"
+                        + ("" if summary.get("complete", True) else " — INCOMPLETE"))
     table.add_column("language")
     for col in ("samples", "problems", "avg@n", *[f"pass@{k}" for k in ks], "std", "stderr"):
         table.add_column(col, justify="right")
@@ -346,7 +375,8 @@ def render_terminal(summary: dict, console, out: Path | None = None) -> None:
                   f"{run['judged_now']} now (+{run['reruns_now']} re-runs), {run['from_store']} "
                   f"from the store; {len(summary['skipped'])} row(s) skipped; wall {run['wall_s']:.1f} s")
     for w in summary.get("warnings", []):
-        console.print(f"[yellow]warning:[/] {w}")
+        style = "red bold" if w.startswith("INCOMPLETE") else "yellow"
+        console.print(f"[{style}]warning:[/] {w}", markup=True, highlight=False)
     if out is not None:
         console.print(f"reports: {out / 'summary.json'}, {out / 'results.jsonl'}, {out / 'report.html'}")
 
@@ -358,6 +388,7 @@ body{font:14px/1.45 -apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;m
  background:#f6f7f9;color:#1d232b}
 header{background:#1d232b;color:#fff;padding:18px 28px}
 header h1{margin:0;font-size:20px;font-weight:600}
+.warning{background:#fdecea;border:1px solid #d9453d;color:#7f1d1d;padding:10px 14px;border-radius:6px}
 header p{margin:4px 0 0;color:#b8c0cc;font-size:13px}
 main{padding:18px 28px;max-width:1280px}
 section{background:#fff;border:1px solid #e1e4e8;border-radius:8px;padding:14px 18px;margin:0 0 18px}
@@ -617,6 +648,7 @@ def render_html(summary: dict, records: list[dict]) -> str:
 <p>{_e(summary['dataset'])} · {_e(summary['generations'])} · judge {_e(summary['judge_version'])}
  · {_e(host.get('cpu_model', ''))} · {_e(summary['created'])}</p></header>
 <main>
+{''.join(f'<p class="warning"><b>{_e(w)}</b></p>' for w in summary.get("warnings", []))}
 <div id="js-errors"></div>
 <div class="kpis">{kpi_html}</div>
 <section><h2>Metrics</h2><table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>

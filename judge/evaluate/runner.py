@@ -37,8 +37,12 @@ from judge.problems.model import Problem
 from judge.problems.source import ProblemSource, parse_dataset
 
 RERUN_LOW, RERUN_HIGH = 0.8, 1.5
-NO_CODE = "NO_CODE"
-SKIPPED = "SKIPPED"
+NO_CODE = "NO_CODE"            # the completion holds no code: the model's failure
+UNGRADABLE = "UNGRADABLE"      # code in no language the judge runs: the model's failure too
+SKIPPED = "SKIPPED"            # not judged (unknown problem, a toolchain missing here)
+# Verdicts where the judge, not the program, failed: left out of the metrics, and the run is
+# incomplete (judge eval exits 3).
+JUDGE_FAILURES = ("SE", "FAIL")
 STORE_NAME = "results.db"
 
 
@@ -53,8 +57,9 @@ class Sample:
     problem: Problem | None = None
     source: str | None = None             # the program graded (code, or harness-wrapped)
     jk: JudgmentKey | None = None
-    verdict: str | None = None            # NO_CODE / SKIPPED before judging; else from the store
+    verdict: str | None = None            # NO_CODE / UNGRADABLE / SKIPPED before judging
     reason: str = ""
+    skipped_on_request: bool = False      # --skip-ungradable: left out knowingly
 
 
 def tests_hash(problem: Problem) -> str:
@@ -64,12 +69,19 @@ def tests_hash(problem: Problem) -> str:
     return sha256(*parts)
 
 
-def _language_of(gen: Generation, tag: str | None) -> tuple[str | None, str]:
-    """(canonical language, reason when unknown)."""
+class _ToolchainMissing(JudgeError):
+    """The language is known but cannot run on this host: the judge's shortfall, not the model's."""
+
+
+def _language_of(gen: Generation, tag: str | None, default: str | None) -> str:
+    """The canonical language of a row: its own, else its block's tag, else `default`. Raises
+    JudgeError for code in no language the judge runs, _ToolchainMissing for one it cannot run
+    here."""
     from judge.languages import get_language
-    wanted = gen.language if gen.language is not None else tag
+    wanted = gen.language if gen.language is not None else (tag or default)
     if wanted is None:
-        return None, "no language given and the code block has no language tag"
+        raise JudgeError("no language given and the code block has no language tag "
+                         "(--lang sets one)")
     for name in (wanted, language_from_tag(wanted)):
         if not name:
             continue
@@ -78,12 +90,17 @@ def _language_of(gen: Generation, tag: str | None) -> tuple[str | None, str]:
         except JudgeError:
             continue
         if not lang.available:
-            return None, f"the {lang.name} toolchain is not installed here"
-        return lang.name, ""
-    return None, f"unknown language {wanted!r}"
+            raise _ToolchainMissing(f"the {lang.name} toolchain is not installed here")
+        return lang.name
+    raise JudgeError(f"unknown language {wanted!r}")
 
 
-def prepare_samples(generations: list[Generation], source: ProblemSource) -> list[Sample]:
+def prepare_samples(generations: list[Generation], source: ProblemSource, *,
+                    default_language: str | None = None,
+                    skip_ungradable: bool = False) -> list[Sample]:
+    """Resolves, extracts and keys every row. Code the judge cannot grade (no language, an
+    unknown one, one the problem's harness does not take) is a failed sample (UNGRADABLE)
+    unless skip_ungradable leaves it out knowingly."""
     from judge.grade import run_limits
     from judge.languages import get_language
     samples: list[Sample] = []
@@ -103,19 +120,27 @@ def prepare_samples(generations: list[Generation], source: ProblemSource) -> lis
         else:
             block = extract_code(gen.completion or "")
             code, tag = (block.code, block.tag) if block else (None, None)
-        s.language, reason = _language_of(gen, tag)
+        try:
+            s.language = _language_of(gen, tag, default_language)
+            language_error = None
+        except JudgeError as exc:
+            language_error = exc
         if code is None:
             # No code is the model's failure whatever the language: judged as such.
             s.verdict, s.reason = NO_CODE, "the completion has no fenced code block"
             s.language = s.language or (gen.language or "unknown")
             continue
-        if s.language is None:
-            s.verdict, s.reason = SKIPPED, reason
-            continue
         try:
+            if language_error is not None:
+                raise language_error
             s.source = wrap_source(code, s.problem, s.language)
-        except JudgeError as exc:
+        except _ToolchainMissing as exc:
             s.verdict, s.reason = SKIPPED, str(exc)
+            continue
+        except JudgeError as exc:
+            s.language = s.language or gen.language or tag or "unknown"
+            s.verdict, s.reason = (SKIPPED, str(exc)) if skip_ungradable else (UNGRADABLE, str(exc))
+            s.skipped_on_request = skip_ungradable
             continue
         if s.problem.id not in hashes:
             hashes[s.problem.id] = tests_hash(s.problem)
@@ -264,6 +289,34 @@ class Pool:
             t.join(max(0.0, deadline - time.monotonic()))
 
 
+# ------------------------------------------------------------------------------ checkers
+
+def validate_checkers(problems: list[Problem], slot: int, testlib: str | None) -> None:
+    """Compiles every custom checker once, before judging starts, and asks it to accept the
+    jury's own answer to the first test: a checker that cannot do that would fail every
+    sample of its problem. Raises JudgeError naming each such problem."""
+    from judge.grade import Grader
+    custom = [p for p in problems if p.has_custom_checker and p.tests]
+    if not custom:
+        return
+    broken = []
+    with Grader(slot=slot, testlib=testlib) as grader:
+        for problem in custom:
+            first = problem.tests[0]
+            try:
+                check = grader.checkers.check(problem.checker, first.input, first.output,
+                                              first.output)
+            except JudgeError as exc:
+                broken.append(f"{problem.id}: {' '.join(str(exc).split())[:300]}")
+                continue
+            if check.verdict not in ("OK", "POINTS"):
+                broken.append(f"{problem.id}: the checker says {check.verdict} to the jury's "
+                              f"own answer of test 1 ({' '.join(check.message.split())[:200]})")
+    if broken:
+        raise JudgeError("custom checkers that cannot judge; nothing was judged: "
+                         + "; ".join(broken))
+
+
 # ------------------------------------------------------------------------------ evaluate
 
 class EvalInterrupted(Exception):
@@ -283,6 +336,8 @@ class EvalConfig:
     standings: Path | None = None
     ratings: Path | None = None
     testlib: str | None = None
+    language: str | None = None           # of rows whose block has no language tag
+    skip_ungradable: bool = False
     slot_base: int = 0
     progress: bool = True
     command: str = ""
@@ -422,7 +477,8 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
     generations = read_generations(cfg.generations)
     spec = parse_dataset(cfg.dataset)
     source = ProblemSource(spec)
-    samples = prepare_samples(generations, source)
+    samples = prepare_samples(generations, source, default_language=cfg.language,
+                              skip_ungradable=cfg.skip_ungradable)
     for s in samples:
         if s.verdict == SKIPPED:
             warn(f"row {s.gen.row} ({s.gen.problem_id}): skipped: {s.reason}")
@@ -446,6 +502,8 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         stored = store.get_many(unique)
         todo = [t for k, t in unique.items() if k not in stored or stored[k].state == "error"]
         carried = [t for k, t in unique.items() if k in stored and stored[k].state == "provisional"]
+        validate_checkers(list({t.problem.id: t.problem for t in todo + carried}.values()),
+                          cfg.slot_base, cfg.testlib)
         stats["cached"] = sum(1 for k in unique if k in stored and stored[k].state == "final")
         stats["unique_programs"] = len(unique)
         stats["samples"] = len(samples)
@@ -467,4 +525,4 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
 
 
 __all__ = ["evaluate", "EvalConfig", "EvalResult", "EvalInterrupted", "needs_rerun",
-           "prepare_samples", "NO_CODE", "SKIPPED", "host_cpus"]
+           "prepare_samples", "NO_CODE", "UNGRADABLE", "SKIPPED", "JUDGE_FAILURES", "host_cpus"]
