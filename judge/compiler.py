@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import JudgeError, __version__
+from judge import JudgeError, __version__, compile_cache
 from judge.cache import usable_cache_dir
 from judge.languages import Language
 from judge.sandbox import Limits, RunResult, Sandbox
@@ -23,6 +23,8 @@ from judge.sandbox import Limits, RunResult, Sandbox
 COMPILE_TIME_ENV = "JUDGE_COMPILE_TIME_LIMIT_MS"   # for slow (e.g. emulated) machines
 ARTIFACT_LIMIT_ENV = "JUDGE_ARTIFACT_LIMIT_MB"
 DEFAULT_ARTIFACT_LIMIT_MB = 64
+CACHE_CAP_ENV = "JUDGE_COMPILE_CACHE_MB"
+DEFAULT_CACHE_CAP_MB = 2048
 # bits/stdc++.h.gch takes about 120 MiB: the judge's own build, not a submission's.
 PCH_FILE_SIZE_MB = 256
 # How the C library words the kernel's stop of a write, in the C locale the compile runs in:
@@ -128,18 +130,6 @@ def _ran_out_of_room(run: RunResult, log: str, box_fd: int) -> bool:
             or any(message in log for message in OUT_OF_ROOM_MESSAGES))
 
 
-def _publish(staging: Path, final: Path) -> None:
-    """Moves a finished build into the cache in one step. It is staged beside its place, on the
-    same file system (a rename cannot cross one); a concurrent build of the same key may have
-    got there first, which is fine."""
-    try:
-        os.rename(staging, final)
-    except OSError as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        if exc.errno not in (errno.EEXIST, errno.ENOTEMPTY):
-            raise
-
-
 def _header_path(header: str, flags: tuple[str, ...]) -> str | None:
     """Where g++ finds `header` (e.g. bits/stdc++.h) with these flags."""
     try:
@@ -158,14 +148,16 @@ class Compiler:
     """Builds submissions in a sandbox slot whose /box is a tmpfs the size of the artifact limit
     ($JUDGE_ARTIFACT_LIMIT_MB): the kernel bounds what one compile can write, in bytes and in
     files, and no file it writes (there or in /tmp) may be larger. Finished builds land in the
-    cache; one stopped by those bounds is a CE that says so, and is not cached, since the limit
-    is a setting the cache key does not hold."""
+    cache, which keeps to $JUDGE_COMPILE_CACHE_MB (judge/compile_cache.py); one stopped by those
+    bounds is a CE that says so, and is not cached, since the limit is a setting the cache key
+    does not hold."""
 
     def __init__(self, slot: int = 0, cpu: int | None = None, cache: Path | None = None) -> None:
         self.cache = cache or cache_root()
         self.slot = slot
         self.cpu = cpu
         self.artifact_limit_mb = mib_from_env(ARTIFACT_LIMIT_ENV, DEFAULT_ARTIFACT_LIMIT_MB)
+        self.cache_cap_mb = mib_from_env(CACHE_CAP_ENV, DEFAULT_CACHE_CAP_MB)
         self._sandboxes: dict[tuple, Sandbox] = {}
         self._pch: dict[str, Path | None] = {}
 
@@ -220,7 +212,7 @@ class Compiler:
             if header is None:
                 return None
             root.parent.mkdir(parents=True, exist_ok=True)
-            staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=root.parent))
+            staging = Path(tempfile.mkdtemp(prefix=compile_cache.STAGING_PREFIX, dir=root.parent))
             (staging / "bits").mkdir()
             for d in (staging, staging / "bits"):
                 _make_world_accessible(d)
@@ -231,7 +223,7 @@ class Compiler:
             if run.status != "OK" or not (staging / "bits" / "stdc++.h.gch").exists():
                 shutil.rmtree(staging, ignore_errors=True)
                 return None
-            _publish(staging, root)
+            compile_cache.publish(staging, root)
         self._pch[language.name] = root
         return root
 
@@ -240,11 +232,14 @@ class Compiler:
         data = source.encode()
         key = cache_key(data + json.dumps([list(map(str, b)) for b in binds]).encode(), language)
         entry = self.cache / key[:2] / key
-        done = entry / "result.json"
-        if done.exists():
-            meta = json.loads(done.read_text())
-            artifacts = entry / "artifacts" if meta["status"] == "OK" else None
-            return CompileResult(meta["status"], meta["log"], artifacts, True, 0.0)
+        if compile_cache.mark_used(entry):
+            try:
+                meta = json.loads((entry / "result.json").read_text())
+            except FileNotFoundError:
+                pass   # evicted since
+            else:
+                artifacts = entry / "artifacts" if meta["status"] == "OK" else None
+                return CompileResult(meta["status"], meta["log"], artifacts, True, 0.0)
         return self._build(source, language, entry, binds)
 
     def _build(self, source: str, language: Language, entry: Path, binds: tuple) -> CompileResult:
@@ -285,7 +280,7 @@ class Compiler:
                 status = "OK"
         elapsed = (time.perf_counter() - started) * 1e3
         entry.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=entry.parent))
+        staging = Path(tempfile.mkdtemp(prefix=compile_cache.STAGING_PREFIX, dir=entry.parent))
         artifacts = staging / "artifacts"
         artifacts.mkdir()
         if status == "OK":
@@ -294,7 +289,7 @@ class Compiler:
                     _copy_regular_file(box, name, artifacts / name)
         _make_world_accessible(artifacts)
         (staging / "result.json").write_text(json.dumps({"status": status, "log": log}))
-        _publish(staging, entry)
+        compile_cache.publish_entry(self.cache, staging, entry, self.cache_cap_mb << 20)
         return CompileResult(status, log, entry / "artifacts" if status == "OK" else None,
                              False, elapsed)
 
