@@ -2,26 +2,38 @@
 from __future__ import annotations
 
 import errno
-import glob
+import fnmatch
 import hashlib
 import json
 import os
 import shutil
+import signal
+import stat
 import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import JudgeError, __version__
+from judge import JudgeError, __version__, compile_cache
 from judge.cache import usable_cache_dir
 from judge.languages import Language
-from judge.sandbox import Limits, Sandbox
+from judge.sandbox import Limits, RunResult, Sandbox
 
 COMPILE_TIME_ENV = "JUDGE_COMPILE_TIME_LIMIT_MS"   # for slow (e.g. emulated) machines
+ARTIFACT_LIMIT_ENV = "JUDGE_ARTIFACT_LIMIT_MB"
+DEFAULT_ARTIFACT_LIMIT_MB = 64
+CACHE_CAP_ENV = "JUDGE_COMPILE_CACHE_MB"
+DEFAULT_CACHE_CAP_MB = 2048
+# bits/stdc++.h.gch takes about 120 MiB: the judge's own build, not a submission's.
+PCH_FILE_SIZE_MB = 256
+# How the C library words the kernel's stop of a write, in the C locale the compile runs in:
+# strsignal(SIGXFSZ) for a tool killed past the file size limit, strerror(EFBIG) for one that
+# ignores the signal (the JVM), strerror(ENOSPC) for a full box or /tmp.
+OUT_OF_ROOM_MESSAGES = ("File size limit exceeded", "File too large", "No space left on device")
 
 
-def compile_limits() -> Limits:
+def compile_limits(file_size_limit_mb: int) -> Limits:
     """A compile's limits: 30 s of CPU (or $JUDGE_COMPILE_TIME_LIMIT_MS), twice that of wall."""
     text = os.environ.get(COMPILE_TIME_ENV) or "30000"
     try:
@@ -29,7 +41,20 @@ def compile_limits() -> Limits:
     except ValueError:
         raise JudgeError(f"{COMPILE_TIME_ENV}={text!r} is not a number of milliseconds") from None
     return Limits(time_limit_ms=cpu_ms, wall_time_limit_ms=2 * cpu_ms, memory_limit_mb=2048,
-                  output_limit_mb=1, processes=64, file_size_limit_mb=256, stderr_limit_mb=1)
+                  output_limit_mb=1, processes=64, file_size_limit_mb=file_size_limit_mb,
+                  stderr_limit_mb=1)
+
+
+def mib_from_env(name: str, default: int) -> int:
+    """A size setting: $name as a positive number of MiB, else `default`."""
+    text = os.environ.get(name) or str(default)
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise JudgeError(f"{name}={text!r} is not a positive number of MiB")
+    return value
 
 LOG_LIMIT = 64 * 1024
 PCH_INSIDE = "/judge/pch"  # where the precompiled headers are seen in the compile sandbox
@@ -70,16 +95,39 @@ def _make_world_accessible(path: Path) -> None:
     os.chmod(path, 0o777 if path.is_dir() else 0o755)
 
 
-def _publish(staging: Path, final: Path) -> None:
-    """Moves a finished build into the cache in one step. It is staged beside its place, on the
-    same file system (a rename cannot cross one); a concurrent build of the same key may have
-    got there first, which is fine."""
+def _write_new_file(dir_fd: int, name: str, data: bytes) -> None:
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644, dir_fd=dir_fd)
     try:
-        os.rename(staging, final)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
+def _copy_regular_file(dir_fd: int, name: str, target: Path) -> None:
+    """Copies `name` out of the box when it is a regular file. The judge resolves names on the
+    host: a symbolic link the build made could point anywhere there, and a FIFO would block."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                     dir_fd=dir_fd)
     except OSError as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        if exc.errno not in (errno.EEXIST, errno.ENOTEMPTY):
-            raise
+        if exc.errno == errno.ELOOP:
+            return
+        raise
+    with open(fd, "rb") as reader:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return
+        with open(target, "wb") as writer:
+            shutil.copyfileobj(reader, writer, 1 << 20)
+    _make_world_accessible(target)
+
+
+def _ran_out_of_room(run: RunResult, log: str, box_fd: int) -> bool:
+    """Whether a failed compile was stopped by the kernel's bounds on what it may write."""
+    box = os.fstatvfs(box_fd)
+    return (run.signal == signal.SIGXFSZ or box.f_bavail == 0 or box.f_favail == 0
+            or any(message in log for message in OUT_OF_ROOM_MESSAGES))
 
 
 def _header_path(header: str, flags: tuple[str, ...]) -> str | None:
@@ -97,32 +145,45 @@ def _header_path(header: str, flags: tuple[str, ...]) -> str | None:
 
 
 class Compiler:
-    """Builds submissions in a writable sandbox slot; finished builds land in the cache."""
+    """Builds submissions in a sandbox slot whose /box is a tmpfs the size of the artifact limit
+    ($JUDGE_ARTIFACT_LIMIT_MB): the kernel bounds what one compile can write, in bytes and in
+    files, and no file it writes (there or in /tmp) may be larger. Finished builds land in the
+    cache, which keeps to $JUDGE_COMPILE_CACHE_MB (judge/compile_cache.py); one stopped by those
+    bounds is a CE that says so, and is not cached, since the limit is a setting the cache key
+    does not hold."""
 
     def __init__(self, slot: int = 0, cpu: int | None = None, cache: Path | None = None) -> None:
         self.cache = cache or cache_root()
         self.slot = slot
         self.cpu = cpu
-        self._work = Path(tempfile.mkdtemp(prefix="judge-build-"))
-        self._box = self._work / "box"
-        self._box.mkdir()
-        _make_world_accessible(self._box)
+        self.artifact_limit_mb = mib_from_env(ARTIFACT_LIMIT_ENV, DEFAULT_ARTIFACT_LIMIT_MB)
+        self.cache_cap_mb = mib_from_env(CACHE_CAP_ENV, DEFAULT_CACHE_CAP_MB)
         self._sandboxes: dict[tuple, Sandbox] = {}
         self._pch: dict[str, Path | None] = {}
 
     def _sandbox(self, policy: str, binds: tuple = ()) -> Sandbox:
         key = (policy, binds)
         if key not in self._sandboxes:
-            self._sandboxes[key] = Sandbox(box=self._box, policy=policy, slot=self.slot,
-                                           cpu=self.cpu, box_writable=True, tmp_size_mb=512,
-                                           binds=binds).start()
-        return self._sandboxes[key]
+            self._sandboxes[key] = Sandbox(policy=policy, slot=self.slot, cpu=self.cpu,
+                                           box_tmpfs_mb=self.artifact_limit_mb, tmp_size_mb=512,
+                                           binds=binds)
+        return self._sandboxes[key].start()
+
+    @staticmethod
+    def _empty_box(sandbox: Sandbox) -> int:
+        """The sandbox's box without the last build's files. No toolchain here makes
+        directories; a build that did costs a restart of the slot, which brings a new tmpfs."""
+        for entry in os.scandir(sandbox.box_fd):
+            if entry.is_dir(follow_symlinks=False):
+                sandbox.close()
+                return sandbox.start().box_fd
+            os.unlink(entry.name, dir_fd=sandbox.box_fd)
+        return sandbox.box_fd
 
     def close(self) -> None:
         for sandbox in self._sandboxes.values():
             sandbox.close()
         self._sandboxes.clear()
-        shutil.rmtree(self._work, ignore_errors=True)
 
     def __enter__(self) -> "Compiler":
         return self
@@ -151,18 +212,18 @@ class Compiler:
             if header is None:
                 return None
             root.parent.mkdir(parents=True, exist_ok=True)
-            staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=root.parent))
+            staging = Path(tempfile.mkdtemp(prefix=compile_cache.STAGING_PREFIX, dir=root.parent))
             (staging / "bits").mkdir()
             for d in (staging, staging / "bits"):
                 _make_world_accessible(d)
             with Sandbox(box=staging / "bits", policy="build", slot=self.slot, cpu=self.cpu,
                          box_writable=True, tmp_size_mb=512) as sandbox:
                 run = sandbox.run(["g++", *flags, "-x", "c++-header", "-o", "stdc++.h.gch", header],
-                                  compile_limits())
+                                  compile_limits(PCH_FILE_SIZE_MB))
             if run.status != "OK" or not (staging / "bits" / "stdc++.h.gch").exists():
                 shutil.rmtree(staging, ignore_errors=True)
                 return None
-            _publish(staging, root)
+            compile_cache.publish(staging, root)
         self._pch[language.name] = root
         return root
 
@@ -171,32 +232,38 @@ class Compiler:
         data = source.encode()
         key = cache_key(data + json.dumps([list(map(str, b)) for b in binds]).encode(), language)
         entry = self.cache / key[:2] / key
-        done = entry / "result.json"
-        if done.exists():
-            meta = json.loads(done.read_text())
-            artifacts = entry / "artifacts" if meta["status"] == "OK" else None
-            return CompileResult(meta["status"], meta["log"], artifacts, True, 0.0)
+        if compile_cache.mark_used(entry):
+            try:
+                meta = json.loads((entry / "result.json").read_text())
+            except FileNotFoundError:
+                pass   # evicted since
+            else:
+                artifacts = entry / "artifacts" if meta["status"] == "OK" else None
+                return CompileResult(meta["status"], meta["log"], artifacts, True, 0.0)
         return self._build(source, language, entry, binds)
 
     def _build(self, source: str, language: Language, entry: Path, binds: tuple) -> CompileResult:
-        for child in self._box.iterdir():
-            shutil.rmtree(child) if child.is_dir() else child.unlink()
-        name = language.file_name(source)
-        (self._box / name).write_text(source)
-        _make_world_accessible(self._box / name)
         argv = language.compile_argv(source)
         pch = self.precompiled_header(language) if argv else None
         if pch is not None:
             argv = [argv[0], "-I", PCH_INSIDE, *argv[1:]]
             binds = (*binds, (str(pch), PCH_INSIDE))
+        sandbox = self._sandbox(language.compile_policy, binds)
+        box = self._empty_box(sandbox)
         started = time.perf_counter()
+        try:
+            _write_new_file(box, language.file_name(source), source.encode())
+        except OSError as exc:
+            if exc.errno != errno.ENOSPC:
+                raise
+            return self._out_of_room("the source is larger than", started)
         log = ""
         if argv is None:
             status = "OK"
         else:
             with tempfile.TemporaryFile() as output:
-                run = self._sandbox(language.compile_policy, binds).run(
-                    argv, compile_limits(), stdout=output, stderr=output)
+                run = sandbox.run(argv, compile_limits(self.artifact_limit_mb),
+                                  stdout=output, stderr=output)
                 output.seek(0)
                 log = output.read(LOG_LIMIT).decode(errors="replace")
             if run.status in ("SE", "RF"):
@@ -204,6 +271,8 @@ class Compiler:
                 detail = run.error or f"the compiler made a refused syscall: {run.syscall}"
                 return CompileResult("SE", detail, None, False, (time.perf_counter() - started) * 1e3)
             if run.status != "OK":
+                if _ran_out_of_room(run, log, box):
+                    return self._out_of_room("the compiler wrote more than", started, log)
                 status = "CE"
                 if run.status != "RE":
                     log += f"\n[compilation stopped: {run.status}, {run.killed_by or ''}]"
@@ -211,16 +280,21 @@ class Compiler:
                 status = "OK"
         elapsed = (time.perf_counter() - started) * 1e3
         entry.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=entry.parent))
+        staging = Path(tempfile.mkdtemp(prefix=compile_cache.STAGING_PREFIX, dir=entry.parent))
         artifacts = staging / "artifacts"
         artifacts.mkdir()
         if status == "OK":
-            for pattern in language.artifacts:
-                for found in glob.glob(str(self._box / pattern)):
-                    shutil.copy2(found, artifacts)
-                    _make_world_accessible(artifacts / Path(found).name)
+            for name in sorted(os.listdir(box)):
+                if any(fnmatch.fnmatchcase(name, pattern) for pattern in language.artifacts):
+                    _copy_regular_file(box, name, artifacts / name)
         _make_world_accessible(artifacts)
         (staging / "result.json").write_text(json.dumps({"status": status, "log": log}))
-        _publish(staging, entry)
+        compile_cache.publish_entry(self.cache, staging, entry, self.cache_cap_mb << 20)
         return CompileResult(status, log, entry / "artifacts" if status == "OK" else None,
                              False, elapsed)
+
+    def _out_of_room(self, what: str, started: float, log: str = "") -> CompileResult:
+        limit = self.artifact_limit_mb
+        log += (f"\n[compilation stopped: {what} {limit} MiB; the judge accepts a compiled "
+                f"program of at most {limit} MiB]")
+        return CompileResult("CE", log, None, False, (time.perf_counter() - started) * 1e3)

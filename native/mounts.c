@@ -1,5 +1,6 @@
 /* The sandbox's filesystem: a read-only root assembled from bind mounts of the host's toolchain
- * directories, the box at /box, a size-capped tmpfs /tmp, a fresh /proc and a minimal /dev. */
+ * directories, the box at /box (a host directory, or a size-capped tmpfs), a size-capped tmpfs
+ * /tmp, a fresh /proc and a minimal /dev. */
 #include "supervisor.h"
 
 #include <errno.h>
@@ -103,10 +104,11 @@ static void bind_host_path(const char *path, const char *inside, bool writable) 
         make_read_only(target, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 }
 
-/* /tmp is noexec: a program may write files there, never run them (no runtime needs to). */
-static int mount_tmp(const char *target, unsigned size_mb) {
+/* /tmp and a tmpfs box: the kernel bounds both the bytes and the number of files. Both are
+ * noexec: a program may write files there, never run them (no runtime or toolchain needs to). */
+static int mount_tmpfs(const char *target, unsigned size_mb, mode_t mode) {
     char options[64];
-    snprintf(options, sizeof(options), "size=%um,mode=1777,nr_inodes=4096", size_mb);
+    snprintf(options, sizeof(options), "size=%um,mode=%o,nr_inodes=4096", size_mb, (unsigned)mode);
     return mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options);
 }
 
@@ -168,7 +170,11 @@ void setup_root(const struct slot_config *cfg) {
         bind_host_path(cfg->binds[i], cfg->bind_targets[i], false);
 
     mkdir_p(NEWROOT "/box", 0755);
-    if (cfg->box) {
+    if (cfg->box_tmpfs_mb) {
+        /* Writable by the programs' uid, which differs from the judge's when it is root. */
+        if (mount_tmpfs(NEWROOT "/box", cfg->box_tmpfs_mb, 0777) < 0)
+            die("mount tmpfs /box: %m");
+    } else if (cfg->box) {
         char box[PATH_MAX];
         if (snprintf(box, sizeof(box), OLDROOT "%s", cfg->box) >= (int)sizeof(box))
             die("box path too long");
@@ -183,7 +189,7 @@ void setup_root(const struct slot_config *cfg) {
         }
     }
     mkdir_p(NEWROOT "/tmp", 01777);
-    if (mount_tmp(NEWROOT "/tmp", cfg->tmp_mb) < 0)
+    if (mount_tmpfs(NEWROOT "/tmp", cfg->tmp_mb, 01777) < 0)
         die("mount tmpfs /tmp: %m");
     mount_proc();
     mkdir_p(NEWROOT "/dev", 0755);
@@ -219,5 +225,5 @@ int reset_tmp(const struct slot_config *cfg) {
         return 0;
     if (umount2("/tmp", MNT_DETACH) < 0)
         return -1;
-    return mount_tmp("/tmp", cfg->tmp_mb);
+    return mount_tmpfs("/tmp", cfg->tmp_mb, 01777);
 }

@@ -1,6 +1,7 @@
 /* The wire protocol with the Python side: one SOCK_SEQPACKET message per request and result.
  * A request is a sequence of records (u16 tag, u32 length, bytes) with the stdin/stdout/stderr
- * descriptors attached as SCM_RIGHTS; a result is "key=value" lines. */
+ * descriptors attached as SCM_RIGHTS; a result is "key=value" lines. The ready line carries the
+ * descriptor of a tmpfs box, when the slot has one. */
 #include "supervisor.h"
 
 #include <errno.h>
@@ -132,6 +133,24 @@ int send_line(int sock, const char *line) {
         sent = send(sock, line, len, MSG_NOSIGNAL);
     } while (sent < 0 && errno == EINTR);
     return sent == (ssize_t)len ? 0 : -1;
+}
+
+int send_line_with_fd(int sock, const char *line, int fd) {
+    char control[CMSG_SPACE(sizeof(fd))];
+    memset(control, 0, sizeof(control));
+    struct iovec iov = {.iov_base = (void *)line, .iov_len = strlen(line)};
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
+                         .msg_control = control, .msg_controllen = sizeof(control)};
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(fd));
+    memcpy(CMSG_DATA(c), &fd, sizeof(fd));
+    ssize_t sent;
+    do {
+        sent = sendmsg(sock, &msg, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    return sent == (ssize_t)iov.iov_len ? 0 : -1;
 }
 
 static void put(char *out, size_t cap, size_t *pos, const char *fmt, ...)

@@ -42,9 +42,9 @@ void die(const char *fmt, ...) {
 }
 
 static void usage(void) {
-    die("usage: judge-supervisor --sock FD --slot N [--cpu C] [--box DIR] [--box-writable] "
-        "[--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind HOST[=INSIDE]]... [--parent-pid PID] "
-        "[--delivery-ms MS]");
+    die("usage: judge-supervisor --sock FD --slot N [--cpu C] [--box DIR [--box-writable] | "
+        "--box-tmpfs-mb MB] [--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind HOST[=INSIDE]]... "
+        "[--parent-pid PID] [--delivery-ms MS]");
 }
 
 static long parse_number(const char *text, long min, long max) {
@@ -64,6 +64,7 @@ static void parse_args(int argc, char **argv, struct slot_config *cfg) {
         {"cgroup", required_argument, NULL, 'g'}, {"bind", required_argument, NULL, 'B'},
         {"parent-pid", required_argument, NULL, 'p'},
         {"delivery-ms", required_argument, NULL, 'd'},
+        {"box-tmpfs-mb", required_argument, NULL, 'T'},
         {NULL, 0, NULL, 0},
     };
     memset(cfg, 0, sizeof(*cfg));
@@ -83,6 +84,7 @@ static void parse_args(int argc, char **argv, struct slot_config *cfg) {
         case 'w': cfg->box_writable = true; break;
         case 'd': cfg->delivery_ms = (uint64_t)parse_number(optarg, 0, 86400000); break;
         case 't': cfg->tmp_mb = (unsigned)parse_number(optarg, 1, 1 << 20); break;
+        case 'T': cfg->box_tmpfs_mb = (unsigned)parse_number(optarg, 1, 1 << 20); break;
         case 'g':
             cfg->cgroup_auto = strcmp(optarg, "auto") == 0;
             if (strcmp(optarg, "v1") == 0)
@@ -112,7 +114,7 @@ static void parse_args(int argc, char **argv, struct slot_config *cfg) {
         default: usage();
         }
     }
-    if (cfg->sock < 0 || optind != argc)
+    if (cfg->sock < 0 || optind != argc || (cfg->box_tmpfs_mb && (cfg->box || cfg->box_writable)))
         usage();
     if (cfg->box && cfg->box[0] != '/')
         die("--box must be an absolute path");
@@ -153,6 +155,20 @@ static const char *mode_name(enum cgroup_mode mode) {
     return mode == CGROUP_V1 ? "v1" : mode == CGROUP_V2 ? "v2" : "none";
 }
 
+/* With a tmpfs box the judge reaches the box through a descriptor sent with the ready line: the
+ * tmpfs exists only in the sandbox's mount namespace. */
+static int send_ready(const struct slot_config *cfg, const char *ready) {
+    if (!cfg->box_tmpfs_mb)
+        return send_line(cfg->sock, ready);
+    int box = open("/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (box < 0)
+        die("open /box: %m");
+    int sent = send_line_with_fd(cfg->sock, ready, box);
+    if (close(box) < 0)
+        die("close /box: %m");
+    return sent;
+}
+
 static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
     static char buffer[REQUEST_MAX];
     char pending_error[512] = "";
@@ -166,7 +182,7 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
     snprintf(ready, sizeof(ready), "ready cgroup=%s uid=%s priority=%s\ncgroup_reason=%s\n",
              mode_name(cfg->cgroup), cfg->privileged ? "separate" : "mapped-self",
              cfg->priority_raised ? "raised" : "normal", cfg->cgroup_reason);
-    if (send_line(cfg->sock, ready) < 0)
+    if (send_ready(cfg, ready) < 0)
         _exit(1);
     /* The first run's cgroup, made while the judge prepares its request. */
     if (cgroup_prepare(0, 0) < 0)

@@ -21,6 +21,7 @@ struct slot_config {
     int cpu;                 /* CPU the runs are pinned to; -1 for no pinning */
     const char *box;         /* host directory mounted at /box */
     bool box_writable;
+    unsigned box_tmpfs_mb;   /* instead of a host directory: /box is a tmpfs this size (0: no) */
     unsigned tmp_mb;         /* size cap of /tmp */
     uint64_t delivery_ms;    /* how long output may wait for a slow reader after a run */
     enum cgroup_mode cgroup; /* what the slot actually uses */
@@ -70,6 +71,7 @@ void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 int read_request(int sock, char *buf, size_t cap, struct run_request *req);
 int write_result(int sock, const struct run_result *res);
 int send_line(int sock, const char *line);
+int send_line_with_fd(int sock, const char *line, int fd);
 
 /* mounts.c */
 void setup_root(const struct slot_config *cfg);

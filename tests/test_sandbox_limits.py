@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from conftest import (HOST_CGROUP_MODES, SUITE_CGROUP, assert_no_leftovers, memory_bound_kb,
-                      next_slot, processes_of_uid, run, scaled, slot_parents, v2_controllers,
-                      TIME_SCALE)
+                      next_slot, parse_lines, processes_of_uid, run, scaled, slot_parents,
+                      v2_controllers, TIME_SCALE)
 from judge import JudgeError
 from judge.sandbox import Limits, Sandbox, SandboxError
 
@@ -265,6 +265,46 @@ def test_box_is_read_only(sb, box):
     assert not (box / "created-by-the-run").exists()
 
 
+FILL_THE_BOX = textwrap.dedent("""
+    import os
+    open("copy.txt", "w").write(open("in.txt").read())
+    files = 0
+    try:
+        while True:
+            with open(f"big{files}", "wb") as f:
+                files += 1
+                f.write(b"x" * (1 << 20))
+    except OSError as exc:
+        print("bytes", sum(os.path.getsize(name) for name in os.listdir()), exc.strerror)
+    files = 0
+    try:
+        while True:
+            open(f"empty{files}", "w").close()
+            files += 1
+    except OSError as exc:
+        print("files", files, exc.strerror)
+""")
+
+
+def test_tmpfs_box_is_reached_through_its_descriptor_and_bounded(make_sandbox):
+    """What the judge writes through box_fd the run reads at /box and the other way round; the
+    kernel stops the run at the box's size and at its number of files, whatever it writes."""
+    sb = make_sandbox(box=None, box_tmpfs_mb=2, policy="python")
+    fd = os.open("in.txt", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644, dir_fd=sb.box_fd)
+    os.write(fd, b"from the judge\n")
+    os.close(fd)
+    r, out, _ = run(sb, ["python3", "-c", FILL_THE_BOX], Limits(time_limit_ms=scaled(20000)))
+    assert r.status == "OK", (r, out)
+    fd = os.open("copy.txt", os.O_RDONLY, dir_fd=sb.box_fd)
+    assert os.read(fd, 100) == b"from the judge\n"
+    os.close(fd)
+    written = parse_lines(out, r"bytes (\d+) No space left on device")
+    files = parse_lines(out, r"files (\d+) No space left on device")
+    assert written and int(written[0][1]) <= 2 * MiB, out
+    assert files and int(files[0][1]) < 4096, out
+    assert 4000 < len(os.listdir(sb.box_fd)) <= 4096
+
+
 def test_tmp_is_writable_and_cleaned_between_runs(sb):
     for _ in range(3):
         r, out, _ = run(sb, ["./tmpcheck"], Limits())
@@ -433,7 +473,7 @@ def test_empty_argv_is_refused(sb):
 # -- the unprivileged mode ------------------------------------------------------------------
 
 UNPRIVILEGED_SCRIPT = textwrap.dedent("""
-    import json, sys
+    import json, os, sys
     from judge.sandbox import Limits, Sandbox
     box, slot, scale = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
     ms = lambda value: int(round(value * scale))
@@ -452,6 +492,15 @@ UNPRIVILEGED_SCRIPT = textwrap.dedent("""
         }
         for name, (argv, limits) in cases.items():
             out[name] = sb.run(argv, limits).to_dict()
+    with Sandbox(box_tmpfs_mb=1, slot=slot, policy="python") as sb:
+        fd = os.open("in.txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=sb.box_fd)
+        os.write(fd, b"judge")
+        os.close(fd)
+        copy = "open('out.txt', 'w').write(open('in.txt').read() * 2)"
+        status = sb.run(["python3", "-c", copy], Limits(time_limit_ms=ms(5000))).status
+        fd = os.open("out.txt", os.O_RDONLY, dir_fd=sb.box_fd)
+        out["tmpfs_box"] = {"status": status, "read_back": os.read(fd, 100).decode()}
+        os.close(fd)
     print(json.dumps(out))
 """)
 UNPRIVILEGED_NAMES = {"judge-superviso", "mem", "spin", "syscalls", "ps"}
@@ -492,6 +541,7 @@ def _check_unprivileged_runs(out: dict) -> None:
     assert mle["status"] == "MLE", mle
     assert rf["status"] == "RF" and rf["syscall"] == "ptrace", rf
     assert out["ps"]["status"] == "OK", out["ps"]
+    assert out["tmpfs_box"] == {"status": "OK", "read_back": "judgejudge"}, out["tmpfs_box"]
     # Nothing of it is left running as nobody: no supervisor, no program.
     leftovers = [p for p in processes_of_uid(65534) if p.split()[1] in UNPRIVILEGED_NAMES]
     assert not leftovers, leftovers

@@ -2,6 +2,7 @@
 each run inside them (DESIGN.md §2, "Warm slots")."""
 from __future__ import annotations
 
+import array
 import os
 import socket
 import struct
@@ -76,6 +77,9 @@ class Sandbox:
     """`with Sandbox(box=DIR) as sb: sb.run(["./prog"], Limits(...), stdin=b"...")`.
 
     DIR is mounted read-only (or read-write with box_writable) as the working directory /box.
+    With box_tmpfs_mb instead, /box is a tmpfs of that many MiB (and at most 4096 files) that
+    exists only inside the sandbox: the judge reads and writes it through the directory
+    descriptor `box_fd`, and the kernel bounds what the programs can leave in it.
     binds: more host directories, read-only: a path (seen at the same path inside) or a pair
     (host path, inside path). The slot is reusable: every run gets a fresh cgroup and a clean
     /tmp. The supervisor dies with the thread that started it (PR_SET_PDEATHSIG follows the
@@ -84,9 +88,11 @@ class Sandbox:
 
     def __init__(self, box: str | os.PathLike | None = None, policy: str = "native", *,
                  slot: int = 0, cpu: int | None = None, cgroup: str | None = None,
-                 box_writable: bool = False, tmp_size_mb: int = 64,
-                 binds: tuple = (), env: dict[str, str] | None = None,
+                 box_writable: bool = False, box_tmpfs_mb: int | None = None,
+                 tmp_size_mb: int = 64, binds: tuple = (), env: dict[str, str] | None = None,
                  delivery_timeout_ms: int = DELIVERY_TIMEOUT_MS) -> None:
+        if box_tmpfs_mb is not None and (box is not None or box_writable):
+            raise SandboxError("a tmpfs box replaces the box directory: give one or the other")
         if box is not None:
             box = Path(box).resolve()
             if not box.is_dir():
@@ -103,6 +109,8 @@ class Sandbox:
         self.cpu = self._default_cpu(slot) if cpu is None else cpu
         self.cgroup_request = cgroup
         self.box_writable = box_writable
+        self.box_tmpfs_mb = box_tmpfs_mb
+        self.box_fd: int | None = None
         self.tmp_size_mb = tmp_size_mb
         self.delivery_timeout_ms = delivery_timeout_ms
         self.binds = tuple(binds)
@@ -136,6 +144,8 @@ class Sandbox:
             args += ["--box", str(self.box)]
         if self.box_writable:
             args.append("--box-writable")
+        if self.box_tmpfs_mb is not None:
+            args += ["--box-tmpfs-mb", str(self.box_tmpfs_mb)]
         for bind in self.binds:
             # A host path seen at the same path inside, or (host path, inside path).
             host, inside = (bind, bind) if isinstance(bind, (str, os.PathLike)) else bind
@@ -150,7 +160,7 @@ class Sandbox:
             theirs.close()
         self._sock = ours
         try:
-            ready = self._receive_line(REPLY_SLACK_S)
+            ready = self._receive_ready(REPLY_SLACK_S)
         except TimeoutError:
             ready = f"error the supervisor did not start within {REPLY_SLACK_S} s"
         if not ready.startswith("ready"):
@@ -172,6 +182,9 @@ class Sandbox:
         if self._sock is not None:
             self._sock.close()
             self._sock = None
+        if self.box_fd is not None:
+            os.close(self.box_fd)
+            self.box_fd = None
         if self._process is not None:
             if self._process.stderr:
                 self._process.stderr.close()
@@ -197,6 +210,29 @@ class Sandbox:
             self.close()
         except Exception:
             pass
+
+    def _receive_ready(self, timeout_s: float) -> str:
+        """The supervisor's first line; with a tmpfs box, the box's descriptor comes with it."""
+        assert self._sock is not None
+        self._sock.settimeout(timeout_s)
+        received = array.array("i")
+        try:
+            # Not socket.recv_fds: it ignores its flags, and the descriptor must not be inherited.
+            data, ancillary, _, _ = self._sock.recvmsg(
+                1 << 16, socket.CMSG_SPACE(received.itemsize), socket.MSG_CMSG_CLOEXEC)
+        except TimeoutError:
+            raise
+        except OSError:
+            return ""
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                received.frombytes(payload[:len(payload) - len(payload) % received.itemsize])
+        fds = list(received)
+        if self.box_tmpfs_mb is not None and fds:
+            self.box_fd = fds.pop()
+        for fd in fds:
+            os.close(fd)
+        return data.decode(errors="replace").strip()
 
     def _receive_line(self, timeout_s: float | None = None) -> str:
         assert self._sock is not None

@@ -1,0 +1,111 @@
+"""The compile cache keeps to its cap ($JUDGE_COMPILE_CACHE_MB, set to a few MiB here): past it
+the least recently used entries go, never one used in the last minute (judge/compile_cache.py).
+
+The entries are Python submissions padded to 1 MiB (their artifact is the source itself), so a
+compile is a syntax check. An entry's last use is its directory's mtime; the tests age entries
+by setting it, as the passing of time would."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import next_slot
+from judge.compile_cache import SIZE_FILE, TOTAL_FILE, disk_usage
+from judge.compiler import CompileResult, Compiler
+from judge.languages import get_language
+
+pytestmark = pytest.mark.sandbox
+
+MiB = 1 << 20
+PYTHON = get_language("python")
+
+
+@pytest.fixture
+def make_compiler(require_sandbox, tmp_path, monkeypatch):
+    opened = []
+
+    def make(cap_mb: int) -> Compiler:
+        monkeypatch.setenv("JUDGE_COMPILE_CACHE_MB", str(cap_mb))
+        opened.append(Compiler(slot=next_slot(), cache=tmp_path / "compile"))
+        return opened[-1]
+
+    yield make
+    for compiler in opened:
+        compiler.close()
+
+
+def compile_entry(compiler: Compiler, n: int) -> Path:
+    """Compiles the n-th padded program; returns its cache entry."""
+    result = compiler.compile(f"# {'x' * MiB}\nprint({n})\n", PYTHON)
+    assert result.status == "OK" and not result.cached, result.log
+    return entry_of(result)
+
+
+def entry_of(result: CompileResult) -> Path:
+    assert result.artifacts is not None
+    return result.artifacts.parent
+
+
+def age(entry: Path, seconds: float) -> None:
+    then = time.time() - seconds
+    os.utime(entry, (then, then))
+
+
+def test_the_cache_stays_under_its_cap_across_distinct_compiles(make_compiler):
+    compiler = make_compiler(cap_mb=3)
+    for n in range(6):
+        entry = compile_entry(compiler, n)
+        assert entry.is_dir()
+        assert disk_usage(compiler.cache) <= 3 * MiB, n
+        age(entry, 3600 - n)
+
+
+def test_eviction_takes_the_least_recently_used_entry(make_compiler):
+    """Built in the order a, b, c; then a is hit. Past the cap, b goes: the oldest use, not the
+    oldest build."""
+    compiler = make_compiler(cap_mb=4)
+    a, b, c = (compile_entry(compiler, n) for n in range(3))
+    for entry, seconds in ((a, 300), (b, 200), (c, 100)):
+        age(entry, seconds)
+    hit = compiler.compile(f"# {'x' * MiB}\nprint(0)\n", PYTHON)
+    assert hit.cached and entry_of(hit) == a
+    d = compile_entry(compiler, 3)
+    assert not b.exists()
+    assert a.is_dir() and c.is_dir() and d.is_dir()
+    assert disk_usage(compiler.cache) <= 4 * MiB
+
+
+def test_entries_used_in_the_last_minute_are_never_evicted(make_compiler):
+    """With a cap below one entry, an old entry goes, but entries just built stay over the cap:
+    whoever got them from the cache may not have copied their artifacts out yet."""
+    compiler = make_compiler(cap_mb=1)
+    old = compile_entry(compiler, 0)
+    age(old, 300)
+    recent = [compile_entry(compiler, n) for n in (1, 2)]
+    assert not old.exists()
+    assert all(entry.is_dir() for entry in recent)
+
+
+def test_a_cache_from_before_the_bookkeeping_is_counted_and_cleaned(make_compiler):
+    """Entries without a size file and no running total, as an older judge left them, plus the
+    leftovers of a judge that died while staging or evicting: the first publish counts the
+    entries, evicts the old ones and removes the leftovers."""
+    compiler = make_compiler(cap_mb=64)
+    old = [compile_entry(compiler, n) for n in range(3)]
+    (compiler.cache / TOTAL_FILE).unlink()
+    for entry in old:
+        (entry / SIZE_FILE).unlink()
+        age(entry, 300)
+    stale_staging = old[0].parent / ".staging-died"
+    stale_staging.mkdir()
+    age(stale_staging, 300)
+    stale_eviction = compiler.cache / ".evicted-died"
+    (stale_eviction / "entry").mkdir(parents=True)
+    compiler.close()
+    new = compile_entry(make_compiler(cap_mb=2), 3)
+    assert not any(entry.exists() for entry in old)
+    assert new.is_dir()
+    assert not stale_staging.exists() and not stale_eviction.exists()
