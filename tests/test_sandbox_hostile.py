@@ -201,11 +201,14 @@ def test_supervisor_killed_mid_run_is_swept_by_the_next_slot(make_sandbox):
     """kill -9 of a supervisor while its run sleeps: it cannot clean up, so the next slot that
     starts (any slot) kills what is left of its runs and removes its slot directories, in
     every hierarchy."""
-    victim = make_sandbox()
-    pid = victim._process.pid
     outcome: dict = {}
+    started = threading.Event()
 
     def sleep_in_the_slot():
+        # Created here: a Sandbox belongs to the thread that created it.
+        victim = make_sandbox()
+        outcome["victim"] = victim
+        started.set()
         try:
             outcome["result"] = victim.run(["./sleeper", "100000"],
                                            Limits(time_limit_ms=100,
@@ -215,6 +218,9 @@ def test_supervisor_killed_mid_run_is_swept_by_the_next_slot(make_sandbox):
 
     runner = threading.Thread(target=sleep_in_the_slot)
     runner.start()
+    assert started.wait(scaled(10000) / 1000), "the slot never started"
+    victim = outcome["victim"]
+    pid = victim._process.pid
     deadline = time.monotonic() + scaled(10000) / 1000
     # The program's uid: the slot's own as root, the judge's own (mapped) otherwise.
     uid = host_uid(victim.slot) if victim.uid_mode == "separate" else os.getuid()
