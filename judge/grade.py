@@ -135,8 +135,12 @@ class Grader:
             target = self._box / item.name
             try:
                 os.link(item, target)
+            except FileExistsError:
+                # Someone else staged here: the name may be a hard link into the compile cache,
+                # and a copy onto it would write another program into that cache entry.
+                raise
             except OSError:
-                shutil.copy2(item, target)
+                shutil.copy2(item, target)   # no link across file systems, or links refused
 
     def grade(self, source: str, language: Language | str, problem: Problem, *,
               all_tests: bool = False, checker: str | None = None,
