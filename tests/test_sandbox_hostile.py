@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import socket
 import subprocess
 import tempfile
@@ -244,6 +245,23 @@ def test_supervisor_killed_mid_run_is_swept_by_the_next_slot(make_sandbox):
         time.sleep(0.02)
     assert_no_leftovers(victim.slot, pid)
     clean(successor)
+
+
+def test_a_slot_whose_supervisor_was_killed_between_runs_starts_afresh(make_sandbox):
+    """kill -9 of an idle supervisor: the next run fails, and the one after it gets a fresh
+    supervisor instead of sending into the dead one's socket again."""
+    sb = make_sandbox()
+    dead = sb._process.pid
+    os.kill(dead, 9)
+    sb._process.wait(timeout=scaled(10))
+    # The slot's init dies with it (PR_SET_PDEATHSIG): its end of the socket closes.
+    assert select.select([sb._sock], [], [], scaled(10000) / 1000)[0], "the init outlived it"
+    with pytest.raises(SandboxError, match="gone"):
+        sb.run(["./exitcode", "0"], Limits())
+    after = sb.run(["./exitcode", "0"], Limits())
+    assert after.status == "OK", after
+    assert sb._process.pid != dead
+    assert_dead_supervisors_swept([dead])
 
 
 # -- memory-backed files --------------------------------------------------------------------

@@ -222,6 +222,8 @@ class Sandbox:
             try:
                 socket.send_fds(self._sock, [message], attached)
             except OSError as exc:
+                if isinstance(exc, ConnectionError):   # dead: the next run starts a fresh one
+                    self.close()
                 raise SandboxError(f"the sandbox supervisor is gone: {exc}") from None
             reply = self._receive_line()
         finally:
