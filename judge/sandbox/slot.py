@@ -6,6 +6,7 @@ import os
 import socket
 import struct
 import subprocess
+import threading
 from pathlib import Path
 from typing import BinaryIO, Union
 
@@ -44,10 +45,19 @@ def _become_subreaper() -> None:
 
 _SUBREAPER = False
 _LINGERING: list[subprocess.Popen] = []   # supervisors closed without waiting
+# The slots of every thread add to and reap the one list: a supervisor added while another
+# thread rebuilt the list would be dropped unreaped.
+_LINGERING_LOCK = threading.Lock()
+
+
+def _linger(process: subprocess.Popen) -> None:
+    with _LINGERING_LOCK:
+        _LINGERING.append(process)
 
 
 def _reap_lingering() -> None:
-    _LINGERING[:] = [p for p in _LINGERING if p.poll() is None]
+    with _LINGERING_LOCK:
+        _LINGERING[:] = [p for p in _LINGERING if p.poll() is None]
 
 
 class SandboxError(JudgeError):
@@ -176,7 +186,7 @@ class Sandbox:
                     self._process.kill()
                     self._process.wait()
             else:
-                _LINGERING.append(self._process)
+                _linger(self._process)
             self._process = None
         _reap_lingering()
 
