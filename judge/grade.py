@@ -12,6 +12,7 @@ from pathlib import Path
 from judge import JudgeError
 from judge.compiler import CompileResult, Compiler
 from judge.languages import Language, get_language
+from judge.ownership import ThreadOwner
 from judge.problems.model import Problem
 from judge.sandbox import Limits, RunResult, Sandbox
 from judge.sandbox.policy import describe_refusal
@@ -81,9 +82,12 @@ def run_limits(problem: Problem, language: Language) -> Limits:
 class Grader:
     """A reusable grading slot: one compile sandbox, one run sandbox, one checker sandbox.
 
-    Like a Sandbox, a Grader belongs to the thread that creates it."""
+    Like a Sandbox, a Grader belongs to the thread that creates it: from any other thread,
+    grade, sandbox and close raise a JudgeError. To grade in parallel, give each thread its own
+    Grader on its own slot."""
 
     def __init__(self, slot: int = 0, cpu: int | None = None, testlib: str | None = None) -> None:
+        self._owner = ThreadOwner("Grader")
         self.slot = slot
         self.cpu = cpu
         self.compiler = Compiler(slot=slot, cpu=cpu)
@@ -96,6 +100,7 @@ class Grader:
         self.checkers = CheckerRunner(self.compiler, slot=slot, cpu=cpu, testlib=testlib)
 
     def close(self) -> None:
+        self._owner.check()
         if self._runner is not None:
             self._runner.close()
         self.checkers.close()
@@ -119,6 +124,7 @@ class Grader:
         return self._sandbox()
 
     def _sandbox(self) -> Sandbox:
+        self._owner.check()
         if self._runner is None:
             self._runner = Sandbox(box=self._box, slot=self.slot, cpu=self.cpu).start()
         return self._runner
@@ -130,14 +136,19 @@ class Grader:
             target = self._box / item.name
             try:
                 os.link(item, target)
+            except FileExistsError:
+                # Someone else staged here: the name may be a hard link into the compile cache,
+                # and a copy onto it would write another program into that cache entry.
+                raise
             except OSError:
-                shutil.copy2(item, target)
+                shutil.copy2(item, target)   # no link across file systems, or links refused
 
     def grade(self, source: str, language: Language | str, problem: Problem, *,
               all_tests: bool = False, checker: str | None = None,
               keep_output: bool = False) -> GradeResult:
         """keep_output: each TestResult also carries the program's stdout (memory: the outputs
         of every test run)."""
+        self._owner.check()
         started = time.perf_counter()
         lang = get_language(language) if isinstance(language, str) else language
         if not lang.available:

@@ -25,6 +25,19 @@
 #include <unistd.h>
 
 static int report_sock = -1;
+/* The slot's init, once it exists, as a pidfd: the parent-death signal kills it, and once it
+ * is reaped the pidfd can reach no other process that got its pid. */
+static volatile sig_atomic_t init_pidfd = -1;
+
+/* SIGTERM: the judge thread that started this supervisor is gone, or someone asks the slot to
+ * stop. The init goes at once; main() then reaps it and removes the slot's cgroup directories,
+ * which a supervisor killed outright would leave behind. */
+static void on_parent_death(int sig) {
+    (void)sig;
+    if (init_pidfd >= 0 && syscall(SYS_pidfd_send_signal, init_pidfd, SIGKILL, NULL, 0) < 0) {
+        /* Gone already: main() is reaping it. */
+    }
+}
 
 void die(const char *fmt, ...) {
     char msg[600];
@@ -245,7 +258,17 @@ int main(int argc, char **argv) {
     report_sock = cfg.sock;
     if (fcntl(cfg.sock, F_SETFD, FD_CLOEXEC) < 0)
         die("socket: %m");
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+    /* The parent's death (PR_SET_PDEATHSIG follows the thread that started us, not the judge
+     * process) is SIGTERM, held back until the init exists and handled: the slot's cgroup
+     * directories must go with it. */
+    sigset_t parent_death, unblocked;
+    if (sigemptyset(&parent_death) < 0 || sigaddset(&parent_death, SIGTERM) < 0 ||
+        sigprocmask(SIG_BLOCK, &parent_death, &unblocked) < 0)
+        die("sigprocmask: %m");
+    struct sigaction on_term = {.sa_handler = on_parent_death};
+    if (sigaction(SIGTERM, &on_term, NULL) < 0)
+        die("sigaction: %m");
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) < 0)
         die("prctl: %m");
     /* The parent may have died before PR_SET_PDEATHSIG was in place. The parent's pid is
      * given, not assumed to differ from 1: a judge can be a container's PID 1. */
@@ -275,6 +298,10 @@ int main(int argc, char **argv) {
     }
     if (child == 0) {
         close(gate[1]);
+        struct sigaction by_default = {.sa_handler = SIG_DFL};
+        if (sigaction(SIGTERM, &by_default, NULL) < 0 ||
+            sigprocmask(SIG_SETMASK, &unblocked, NULL) < 0)
+            die("signals: %m");
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
             die("prctl: %m");
         char go;
@@ -285,6 +312,17 @@ int main(int argc, char **argv) {
         serve(&cfg);
     }
     close(gate[0]);
+    init_pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+    /* A parent that died while the slot was being set up is handled from here on. */
+    if (init_pidfd < 0 || sigprocmask(SIG_SETMASK, &unblocked, NULL) < 0) {
+        int saved = errno;
+        kill(child, SIGKILL);
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {
+        }
+        cgroup_slot_destroy();
+        errno = saved;
+        die("slot init: %m");
+    }
     map_ids(child, &cfg);
     if (write(gate[1], "g", 1) != 1)
         die("gate: %m");

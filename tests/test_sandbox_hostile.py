@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import socket
 import subprocess
 import tempfile
@@ -201,11 +202,14 @@ def test_supervisor_killed_mid_run_is_swept_by_the_next_slot(make_sandbox):
     """kill -9 of a supervisor while its run sleeps: it cannot clean up, so the next slot that
     starts (any slot) kills what is left of its runs and removes its slot directories, in
     every hierarchy."""
-    victim = make_sandbox()
-    pid = victim._process.pid
     outcome: dict = {}
+    started = threading.Event()
 
     def sleep_in_the_slot():
+        # Created here: a Sandbox belongs to the thread that created it.
+        victim = make_sandbox()
+        outcome["victim"] = victim
+        started.set()
         try:
             outcome["result"] = victim.run(["./sleeper", "100000"],
                                            Limits(time_limit_ms=100,
@@ -215,6 +219,9 @@ def test_supervisor_killed_mid_run_is_swept_by_the_next_slot(make_sandbox):
 
     runner = threading.Thread(target=sleep_in_the_slot)
     runner.start()
+    assert started.wait(scaled(10000) / 1000), "the slot never started"
+    victim = outcome["victim"]
+    pid = victim._process.pid
     deadline = time.monotonic() + scaled(10000) / 1000
     # The program's uid: the slot's own as root, the judge's own (mapped) otherwise.
     uid = host_uid(victim.slot) if victim.uid_mode == "separate" else os.getuid()
@@ -238,6 +245,23 @@ def test_supervisor_killed_mid_run_is_swept_by_the_next_slot(make_sandbox):
         time.sleep(0.02)
     assert_no_leftovers(victim.slot, pid)
     clean(successor)
+
+
+def test_a_slot_whose_supervisor_was_killed_between_runs_starts_afresh(make_sandbox):
+    """kill -9 of an idle supervisor: the next run fails, and the one after it gets a fresh
+    supervisor instead of sending into the dead one's socket again."""
+    sb = make_sandbox()
+    dead = sb._process.pid
+    os.kill(dead, 9)
+    sb._process.wait(timeout=scaled(10))
+    # The slot's init dies with it (PR_SET_PDEATHSIG): its end of the socket closes.
+    assert select.select([sb._sock], [], [], scaled(10000) / 1000)[0], "the init outlived it"
+    with pytest.raises(SandboxError, match="gone"):
+        sb.run(["./exitcode", "0"], Limits())
+    after = sb.run(["./exitcode", "0"], Limits())
+    assert after.status == "OK", after
+    assert sb._process.pid != dead
+    assert_dead_supervisors_swept([dead])
 
 
 # -- memory-backed files --------------------------------------------------------------------

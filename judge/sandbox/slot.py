@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import BinaryIO, Union
 
 from judge import JudgeError
+from judge.ownership import ThreadOwner
 from judge.sandbox.policy import FORKING_POLICIES, policy_bpf, syscall_name
 from judge.sandbox.result import Limits, RunResult
 from judge.sandbox.verdict import classify
@@ -51,10 +52,19 @@ def _become_subreaper() -> None:
 
 _SUBREAPER = False
 _LINGERING: list[subprocess.Popen] = []   # supervisors closed without waiting
+# The slots of every thread add to and reap the one list: a supervisor added while another
+# thread rebuilt the list would be dropped unreaped.
+_LINGERING_LOCK = threading.Lock()
+
+
+def _linger(process: subprocess.Popen) -> None:
+    with _LINGERING_LOCK:
+        _LINGERING.append(process)
 
 
 def _reap_lingering() -> None:
-    _LINGERING[:] = [p for p in _LINGERING if p.poll() is None]
+    with _LINGERING_LOCK:
+        _LINGERING[:] = [p for p in _LINGERING if p.poll() is None]
 
 
 class SandboxError(JudgeError):
@@ -83,7 +93,8 @@ class Sandbox:
     binds: more host directories, read-only: a path (seen at the same path inside) or a pair
     (host path, inside path). The slot is reusable: every run gets a fresh cgroup and a clean
     /tmp. The supervisor dies with the thread that started it (PR_SET_PDEATHSIG follows the
-    parent thread), so a slot belongs to one thread for its whole life.
+    parent thread), so a slot belongs to the thread that created it for its whole life: from
+    any other thread, start, run and close raise a JudgeError.
     """
 
     def __init__(self, box: str | os.PathLike | None = None, policy: str = "native", *,
@@ -121,7 +132,7 @@ class Sandbox:
         self.priority_raised = False
         self._process: subprocess.Popen | None = None
         self._sock: socket.socket | None = None
-        self._lock = threading.Lock()
+        self._owner = ThreadOwner("Sandbox")
 
     @staticmethod
     def _default_cpu(slot: int) -> int:
@@ -130,6 +141,7 @@ class Sandbox:
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> "Sandbox":
+        self._owner.check()
         if self._process is not None:
             return self
         if not SUPERVISOR.exists():
@@ -179,6 +191,10 @@ class Sandbox:
     def close(self, wait: bool = True) -> None:
         """Ends the slot. With wait=False the supervisor finishes its clean-up (namespaces,
         cgroup directories) on its own while the judge goes on; it is reaped later."""
+        self._owner.check()
+        self._end(wait)
+
+    def _end(self, wait: bool = True) -> None:
         if self._sock is not None:
             self._sock.close()
             self._sock = None
@@ -195,7 +211,7 @@ class Sandbox:
                     self._process.kill()
                     self._process.wait()
             else:
-                _LINGERING.append(self._process)
+                _linger(self._process)
             self._process = None
         _reap_lingering()
 
@@ -206,8 +222,9 @@ class Sandbox:
         self.close()
 
     def __del__(self) -> None:
+        # From whichever thread collects it: no thread can be using the slot any more.
         try:
-            self.close()
+            self._end()
         except Exception:
             pass
 
@@ -258,32 +275,34 @@ class Sandbox:
             policy: str | None = None, cwd: str | None = None) -> RunResult:
         """Runs argv in the slot. stdin: bytes, a path or an fd; stdout/stderr: a path, an fd or
         a binary file to receive the bytes (None drops them)."""
+        self._owner.check()
         if not argv:
             raise JudgeError("no command to run")
         limits = limits or Limits()
-        with self._lock:
-            if self._process is None:
-                self.start()
-            opened: list[int] = []
+        if self._process is None:
+            self.start()
+        opened: list[int] = []
+        try:
+            fds = [self._stdin_fd(stdin, opened), self._sink_fd(stdout, opened),
+                   self._sink_fd(stderr, opened)]
+            message = self._encode(argv, limits, env, policy or self.policy, cwd, fds)
+            attached = [fd for fd in fds if fd is not None]
             try:
-                fds = [self._stdin_fd(stdin, opened), self._sink_fd(stdout, opened),
-                       self._sink_fd(stderr, opened)]
-                message = self._encode(argv, limits, env, policy or self.policy, cwd, fds)
-                attached = [fd for fd in fds if fd is not None]
-                try:
-                    socket.send_fds(self._sock, [message], attached)
-                except OSError as exc:
-                    raise SandboxError(f"the sandbox supervisor is gone: {exc}") from None
-                try:
-                    reply = self._receive_line(self._reply_timeout_s(limits))
-                except TimeoutError:
-                    self._process.kill()
+                socket.send_fds(self._sock, [message], attached)
+            except OSError as exc:
+                if isinstance(exc, ConnectionError):   # dead: the next run starts a fresh one
                     self.close()
-                    raise SandboxError("the sandbox supervisor did not answer within "
-                                       f"{self._reply_timeout_s(limits):.0f} s") from None
-            finally:
-                for fd in opened:
-                    os.close(fd)
+                raise SandboxError(f"the sandbox supervisor is gone: {exc}") from None
+            try:
+                reply = self._receive_line(self._reply_timeout_s(limits))
+            except TimeoutError:
+                self._process.kill()
+                self.close()
+                raise SandboxError("the sandbox supervisor did not answer within "
+                                   f"{self._reply_timeout_s(limits):.0f} s") from None
+        finally:
+            for fd in opened:
+                os.close(fd)
         if not reply or reply.startswith("error"):
             detail = self._supervisor_stderr()
             self.close()
