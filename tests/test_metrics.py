@@ -131,3 +131,12 @@ def test_summarize_counts_and_spread_of():
     assert 64 in s.pass_at_k and s.spread.runs == 0
     sp = spread_of([0.5, 0.5, 0.5])
     assert sp.std == 0.0 and sp.stderr == 0.0
+
+
+def test_problems_are_listed_in_natural_order():
+    """Numbers in ids read as numbers: 1A before 1398C, p2 before p10."""
+    from judge.evaluate.metrics import SampleResult, summarize
+    ids = ["codeforces/1398C", "codeforces/1A", "codeforces/2020A", "lcb/p10", "lcb/p2"]
+    summary = summarize([SampleResult(pid, True, 0, "cpp") for pid in ids])
+    assert [p.problem_id for p in summary.problems] == [
+        "codeforces/1A", "codeforces/1398C", "codeforces/2020A", "lcb/p2", "lcb/p10"]

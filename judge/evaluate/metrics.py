@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
 from judge import JudgeError
+from judge.problems.model import natural_order
 
 DEFAULT_KS: tuple[int, ...] = (1, 2, 4, 5, 8, 10, 16, 32, 64)
 EXACT_LIMIT = 4096
@@ -152,7 +153,8 @@ def summarize_counts(
     counts: Mapping[str, tuple[int, int]], ks: Sequence[int] = DEFAULT_KS
 ) -> Summary:
     """Summary from per-problem (n, c) only; there is no per-sample data, so no spread."""
-    problems = tuple(problem_stats(pid, n, c, ks) for pid, (n, c) in sorted(counts.items()))
+    problems = tuple(problem_stats(pid, counts[pid][0], counts[pid][1], ks)
+                     for pid in sorted(counts, key=natural_order))
     return _summary(problems, spread_of(()))
 
 
@@ -178,7 +180,7 @@ def _summarize(results: list[SampleResult], ks: Sequence[int]) -> Summary:
     problems = []
     # index i -> verdicts of the problems that have a sample with index i
     by_index: dict[int, list[float]] = defaultdict(list)
-    for pid in sorted(by_problem):
+    for pid in sorted(by_problem, key=natural_order):
         rs = by_problem[pid]
         seen: set[int] = set()
         for r in rs:

@@ -17,6 +17,7 @@ from typing import Any
 from judge import JudgeError, __version__
 from judge.evaluate.metrics import DEFAULT_KS, SampleResult, summarize
 from judge.evaluate.ratings import contest_rating, mle_rating
+from judge.problems.model import natural_order
 
 VERDICT_ORDER = ("AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "RF", "CE", "FAIL", "SE", "NO_CODE",
                  "UNGRADABLE")
@@ -261,7 +262,8 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
     summary["limits"] = {
         "time_factors": {lang: LANGUAGES[lang].time_factor for lang in langs},
         "problems": {pid: {"time_limit_ms": p.time_limit_ms, "memory_limit_mb": p.memory_limit_mb}
-                     for pid, p in sorted(problems.items()) if pid in counts},
+                     for pid, p in sorted(problems.items(), key=lambda item: natural_order(item[0]))
+                     if pid in counts},
         "stop_at_first_failure": True,
     }
     summary["toolchains"] = {lang: LANGUAGES[lang].toolchain_version for lang in langs}
@@ -581,7 +583,7 @@ _JS = r"""
 
 def _report_data(summary: dict, records: list[dict]) -> dict:
     counted = [r for r in records if r.get("counted")]
-    problems = sorted({r["problem_id"] for r in counted})
+    problems = sorted({r["problem_id"] for r in counted}, key=natural_order)
     pindex = {p: i for i, p in enumerate(problems)}
     samples = max((r["sample_index"] for r in counted), default=-1) + 1
     cells, cpu = [], []

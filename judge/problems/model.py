@@ -1,6 +1,8 @@
 """The one Problem model every loader produces."""
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 
@@ -30,3 +32,10 @@ class Problem:
     @property
     def has_custom_checker(self) -> bool:
         return is_checker_source(self.checker)
+
+
+def natural_order(problem_id: str) -> tuple:
+    """Sort key of a problem id that reads numbers as numbers: codeforces/1A before
+    codeforces/1398C, p2 before p10."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part.lower())
+                 for part in re.split(r"(\d+)", problem_id))
