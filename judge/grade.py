@@ -17,7 +17,7 @@ from judge.problems.model import Problem
 from judge.sandbox import Limits, RunResult, Sandbox
 from judge.sandbox.policy import describe_refusal
 
-VERDICTS = ("AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "RF", "CE", "FAIL", "SE")
+VERDICTS = ("AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "RF", "CE", "FAIL", "SE", "BUSY")
 CHECKER_VERDICTS = {"OK": "AC", "WA": "WA", "PE": "PE", "FAIL": "FAIL"}
 OUTPUT_LIMIT_MB = 64
 
@@ -186,6 +186,10 @@ class Grader:
                 else:
                     verdict = run.status
                     message = run.error or (f"killed by {run.killed_by}" if run.killed_by else "")
+                    if run.status == "BUSY":
+                        message = (f"stopped by the wall clock after {run.cpu_time_ms:.0f} ms of "
+                                   f"CPU, having waited {run.waiting_ms:.0f} ms for one: the "
+                                   "machine is too busy to judge this")
                     if run.syscall:
                         message = describe_refusal(run.syscall)
             finally:

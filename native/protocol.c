@@ -182,8 +182,9 @@ int write_result(int sock, const struct run_result *res) {
     put(out, sizeof(out), &pos, "memory_bytes=%llu\noutput_bytes=%llu\nstderr_bytes=%llu\n",
         (unsigned long long)res->memory_bytes, (unsigned long long)res->output_bytes,
         (unsigned long long)res->stderr_bytes);
-    put(out, sizeof(out), &pos, "setup_ns=%llu\nundelivered_bytes=%llu\n",
-        (unsigned long long)res->setup_ns, (unsigned long long)res->undelivered_bytes);
+    put(out, sizeof(out), &pos, "setup_ns=%llu\nundelivered_bytes=%llu\nwaiting_ns=%llu\n",
+        (unsigned long long)res->setup_ns, (unsigned long long)res->undelivered_bytes,
+        (unsigned long long)res->waiting_ns);
     put(out, sizeof(out), &pos, "oom_kills=%llu\nkilled_by=%s\nsyscall=%d\n",
         (unsigned long long)res->oom_kills, res->killed_by ? res->killed_by : "",
         res->syscall_nr);

@@ -246,15 +246,20 @@ static void account(struct run_result *res, const struct rusage *ru, uint64_t *r
         res->memory_bytes = rss;
 }
 
-/* Adds the CPU time of one process's threads, in nanoseconds from schedstat (the tick-based
- * figures of /proc/<pid>/stat round each process down by up to 10 ms). */
-static uint64_t process_cpu_ns(long pid) {
+/* What the scheduler says of a run's threads, from schedstat: the CPU time they got, and the
+ * time they were ready to run but waited for a CPU (the tick-based figures of /proc/<pid>/stat
+ * would round each process down by up to 10 ms). */
+struct sched_figures {
+    uint64_t cpu_ns;
+    uint64_t waiting_ns;
+};
+
+static void add_process_schedstat(long pid, struct sched_figures *sum) {
     char path[64];
     snprintf(path, sizeof(path), "/proc/%ld/task", pid);
     DIR *tasks = opendir(path);
     if (!tasks)
-        return 0;
-    uint64_t total = 0;
+        return;
     struct dirent *task;
     while ((task = readdir(tasks))) {
         if (task->d_name[0] == '.')
@@ -269,10 +274,13 @@ static uint64_t process_cpu_ns(long pid) {
         if (n <= 0)
             continue;
         buf[n] = '\0';
-        total += strtoull(buf, NULL, 10);
+        unsigned long long cpu, waiting;
+        if (sscanf(buf, "%llu %llu", &cpu, &waiting) != 2)
+            continue;
+        sum->cpu_ns += cpu;
+        sum->waiting_ns += waiting;
     }
     closedir(tasks);
-    return total;
 }
 
 static uint64_t process_rss_bytes(long pid) {
@@ -292,9 +300,9 @@ static uint64_t process_rss_bytes(long pid) {
     return (uint64_t)resident_pages * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-/* The CPU time and resident memory of every live process of the run, from /proc: the
- * no-cgroup mode's view (this is the sandbox's own /proc, where the init is pid 1). */
-static void scan_live_processes(uint64_t *cpu_ns, uint64_t *rss_bytes) {
+/* The scheduler's figures and resident memory of every live process of the run, from /proc:
+ * the no-cgroup mode's view (this is the sandbox's own /proc, where the init is pid 1). */
+static void scan_live_processes(struct sched_figures *sched, uint64_t *rss_bytes) {
     DIR *dir = opendir("/proc");
     if (!dir)
         return;
@@ -304,8 +312,8 @@ static void scan_live_processes(uint64_t *cpu_ns, uint64_t *rss_bytes) {
         long pid = strtol(entry->d_name, &end, 10);
         if (*end || pid <= 1)
             continue;
-        if (cpu_ns)
-            *cpu_ns += process_cpu_ns(pid);
+        if (sched)
+            add_process_schedstat(pid, sched);
         if (rss_bytes)
             *rss_bytes += process_rss_bytes(pid);
     }
@@ -331,8 +339,9 @@ static uint64_t program_cpu_ns(clockid_t main_clock, const struct handshake *hel
     if (cgroup_cpu_ns(&used) == 0) {
         used = minus(used, hello->setup_in_cgroup_ns);
     } else {
-        scan_live_processes(&used, NULL);
-        used = minus(used, hello->setup_ns);
+        struct sched_figures sched = {0, 0};
+        scan_live_processes(&sched, NULL);
+        used = minus(sched.cpu_ns, hello->setup_ns);
     }
     uint64_t main_ns = minus(clock_ns(main_clock), hello->setup_ns);
     return main_ns > used ? main_ns : used;
@@ -519,8 +528,14 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
         if (pfd[0].revents & POLLIN)
             exited = true;
         now = now_ns();
-        if (!exited && !res->killed_by && now >= wall_deadline)
+        if (!exited && !res->killed_by && now >= wall_deadline) {
+            /* How long the run was ready but got no CPU tells a starved program (a busy
+             * machine) from a slow or sleeping one. */
+            struct sched_figures sched = {0, 0};
+            scan_live_processes(&sched, NULL);
+            res->waiting_ns = sched.waiting_ns;
             res->killed_by = "wall-timer";
+        }
         if (!exited && !res->killed_by && now >= next_cpu_check) {
             /* The CPU limit is checked on a schedule rather than with a POSIX CPU timer: seen
              * from another process, CPU clocks and timers advance only at scheduler ticks

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 RESULT_FIELDS = {"status", "exit_code", "signal", "cpu_time_ms", "wall_time_ms", "memory_kb",
                  "output_bytes", "killed_by", "syscall", "sources", "error", "setup_cpu_ms",
-                 "undelivered_bytes"}
+                 "undelivered_bytes", "waiting_ms"}
 
 
 def judge(*args, cwd=ROOT, stdin=None):

@@ -98,6 +98,14 @@ def test_needs_rerun_only_tle():
     assert not needs_rerun({"verdict": "TLE", "time_limit_ms": 0, "tests": []}, 1)
 
 
+def test_a_busy_run_is_always_rerun_and_never_scored():
+    """BUSY (starved of CPU) is no verdict: re-run alone whatever the slots, and a sample that
+    stays BUSY is a judge failure, left out of the metrics."""
+    assert needs_rerun(_tle(100.0, verdict="BUSY"), 1) and needs_rerun(_tle(3.0, verdict="BUSY"), 2)
+    from judge.evaluate.runner import JUDGE_FAILURES
+    assert "BUSY" in JUDGE_FAILURES
+
+
 def test_generations_rows_and_bad_input(tmp_path):
     good = write_jsonl(tmp_path / "g.jsonl", [
         {"problem_id": "2020A", "language": "cpp", "completion": "x"},

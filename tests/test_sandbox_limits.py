@@ -14,6 +14,7 @@ import os
 import resource
 import shutil
 import subprocess
+import sys
 import sysconfig
 import tempfile
 import textwrap
@@ -615,3 +616,27 @@ if os.geteuid() == 0 and {"memory", "pids"} <= v2_controllers() and shutil.which
         finally:
             _remove_cgroup_tree(delegated)
         assert not delegated.exists()
+
+
+def test_a_run_starved_of_cpu_is_busy_not_tle(make_sandbox):
+    """Eight spinners share the slot's CPU with the program: the wall timer stops it after a
+    fraction of its CPU limit, and it spent most of the run waiting for a CPU. That is BUSY (the
+    machine was too busy to judge), not a TLE charged to the program; a program that sleeps
+    past its wall limit waits for nothing and stays TLE."""
+    sb = make_sandbox()
+    hog = "import os, sys; os.sched_setaffinity(0, {int(sys.argv[1])})\nwhile True: pass"
+    # Each in a session of its own: with autogroup scheduling a session shares the CPU as one.
+    hogs = [subprocess.Popen([sys.executable, "-c", hog, str(sb.cpu)], start_new_session=True)
+            for _ in range(8)]
+    try:
+        time.sleep(0.3)   # the spinners are on the CPU
+        starved = sb.run(["./spin", "ms", "-1"], Limits(time_limit_ms=1000, wall_time_limit_ms=2000))
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    assert starved.status == "BUSY" and starved.killed_by == "wall-timer", starved
+    assert starved.cpu_time_ms < 1000 and starved.waiting_ms > starved.wall_time_ms / 2, starved
+    sleeping = sb.run(["./sleeper", "100000"], Limits(time_limit_ms=100, wall_time_limit_ms=500))
+    assert sleeping.status == "TLE" and sleeping.killed_by == "wall-timer", sleeping
+    assert sleeping.waiting_ms < sleeping.wall_time_ms / 2, sleeping

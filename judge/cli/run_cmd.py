@@ -14,7 +14,7 @@ from judge.cli.problems_cmd import DATASET_HELP
 
 VERDICT_STYLE = {"AC": "green", "WA": "red", "PE": "red", "TLE": "yellow", "MLE": "yellow",
                  "OLE": "yellow", "RE": "magenta", "RF": "magenta", "CE": "cyan", "FAIL": "red bold",
-                 "SE": "red bold"}
+                 "SE": "red bold", "BUSY": "red bold"}
 
 
 def render(result, console: Console) -> None:

@@ -19,11 +19,12 @@ from judge.evaluate.metrics import DEFAULT_KS, SampleResult, summarize
 from judge.evaluate.ratings import contest_rating, mle_rating
 from judge.problems.model import natural_order
 
-VERDICT_ORDER = ("AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "RF", "CE", "FAIL", "SE", "NO_CODE",
-                 "UNGRADABLE")
+VERDICT_ORDER = ("AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "RF", "CE", "FAIL", "SE", "BUSY",
+                 "NO_CODE", "UNGRADABLE")
 VERDICT_COLORS = {"AC": "#2e9d4f", "WA": "#d9453d", "PE": "#ef8a80", "TLE": "#f0a431",
                   "MLE": "#c99a1a", "OLE": "#a0720c", "RE": "#8e5bd0", "RF": "#5b2c8f",
-                  "CE": "#3a8fd9", "FAIL": "#7f1d1d", "SE": "#222222", "NO_CODE": "#9aa0a6",
+                  "CE": "#3a8fd9", "FAIL": "#7f1d1d", "SE": "#222222", "BUSY": "#555b66",
+                  "NO_CODE": "#9aa0a6",
                   "UNGRADABLE": "#6b7280"}
 LOG_LIMIT = 2000
 _CF_ID = re.compile(r"^codeforces/(\d+)([A-Za-z]\d*)$")

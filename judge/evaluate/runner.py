@@ -42,7 +42,7 @@ UNGRADABLE = "UNGRADABLE"      # code in no language the judge runs: the model's
 SKIPPED = "SKIPPED"            # not judged (unknown problem, a toolchain missing here)
 # Verdicts where the judge, not the program, failed: left out of the metrics, and the run is
 # incomplete (judge eval exits 3).
-JUDGE_FAILURES = ("SE", "FAIL")
+JUDGE_FAILURES = ("SE", "FAIL", "BUSY")
 STORE_NAME = "results.db"
 
 
@@ -175,7 +175,10 @@ def _assign_indexes(samples: list[Sample]) -> None:
 def needs_rerun(result: dict, slots: int) -> bool:
     """Whether a verdict must be confirmed by a serial re-run before it is final: a TLE when more
     than one slot was running (neighbours share caches and memory bandwidth), or a TLE whose CPU
-    time was within [0.8, 1.5] x the limit (a noisy machine can push a close program over)."""
+    time was within [0.8, 1.5] x the limit (a noisy machine can push a close program over), and
+    always a BUSY run (starved of CPU: no verdict yet); one that stays BUSY is reported."""
+    if result.get("verdict") == "BUSY":
+        return True
     if result.get("verdict") != "TLE":
         return False
     if slots > 1:

@@ -6,7 +6,9 @@ from dataclasses import asdict, dataclass, field
 
 from judge import JudgeError
 
-STATUSES = ("OK", "TLE", "MLE", "OLE", "RE", "RF", "SE")
+# BUSY: stopped by the wall clock while starved of CPU by other work on the machine; the judge
+# could not tell whether the program fits its limit (re-run it on a quieter machine).
+STATUSES = ("OK", "TLE", "MLE", "OLE", "RE", "RF", "SE", "BUSY")
 # How the supervisor's SE message starts when execve of the program fails (native/spawn.c).
 CANNOT_EXECUTE = "cannot execute "
 
@@ -61,7 +63,7 @@ def _check_limit(name: str, value, *, allow_zero: bool) -> None:
 
 @dataclass(frozen=True)
 class RunResult:
-    status: str                      # OK | TLE | MLE | OLE | RE | RF | SE
+    status: str                      # OK | TLE | MLE | OLE | RE | RF | SE | BUSY
     exit_code: int | None
     signal: int | None
     cpu_time_ms: float
@@ -78,6 +80,8 @@ class RunResult:
     # Output within the limits that its reader did not take in time (a pipe or terminal nobody
     # read, a reader that closed): the figures stand, the destination misses these bytes.
     undelivered_bytes: int = 0
+    # When the wall timer stopped the run: how long its threads were ready but had no CPU.
+    waiting_ms: float = 0.0
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -418,6 +418,7 @@ class Sandbox:
             memory_bytes=int(raw.get("memory_bytes", 0)),
             output_bytes=int(raw.get("output_bytes", 0)),
             undelivered_bytes=int(raw.get("undelivered_bytes", 0)),
+            waiting_ns=int(raw.get("waiting_ns", 0)),
             oom_kills=int(raw.get("oom_kills", 0)),
             killed_by=raw.get("killed_by") or None,
             syscall=syscall_name(int(number)) if int(number) >= 0 else None,

@@ -7,8 +7,8 @@ from judge.sandbox.result import Limits, RunResult
 
 
 def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_ns: int,
-             wall_ns: int, memory_bytes: int, output_bytes: int, undelivered_bytes: int, oom_kills: int,
-             killed_by: str | None,
+             wall_ns: int, memory_bytes: int, output_bytes: int, undelivered_bytes: int, waiting_ns: int,
+             oom_kills: int, killed_by: str | None,
              syscall: str | None, sources: dict, error: str | None) -> RunResult:
     cpu_ms = cpu_ns / 1e6
     memory_kb = memory_bytes // 1024
@@ -25,6 +25,10 @@ def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_
         # for the kernel's OOM killer.
         status = "MLE"
         killed_by = "memory" if oom_kills or killed_by == "memory" else killed_by
+    elif killed_by == "wall-timer" and cpu_ms < limits.time_limit_ms and 2 * waiting_ns > wall_ns:
+        # Stopped by the wall clock while it waited for a CPU more than half the time: the
+        # machine was too busy to tell whether the program fits its limit. Not a verdict.
+        status = "BUSY"
     elif killed_by in ("cpu-timer", "wall-timer") or signal == signals.SIGXCPU:
         status = "TLE"
         killed_by = killed_by or "cpu-rlimit"
@@ -43,6 +47,7 @@ def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_
         memory_kb=memory_kb,
         output_bytes=output_bytes,
         undelivered_bytes=undelivered_bytes,
+        waiting_ms=round(waiting_ns / 1e6, 3),
         killed_by=killed_by,
         syscall=syscall,
         sources=sources,
