@@ -53,11 +53,6 @@ class CheckerRunner:
         if checker in BENCHMARK_CHECKERS:
             verdict, message = BENCHMARK_CHECKERS[checker](input, output, answer)
             return CheckResult(verdict, 0 if verdict == "OK" else 1, message)
-        if self.testlib != JUDGE_TESTLIB and is_checker(checker):
-            source = (self.testlib / "checkers" / f"{checker}.cpp")
-            if not source.is_file():
-                raise JudgeError(f"testlib checkout {self.testlib} has no checkers/{checker}.cpp")
-            return self._run_custom(source.read_text(), input, output, answer)
         if is_checker(checker):
             return check(checker, input, output, answer)
         if is_checker_source(checker):
