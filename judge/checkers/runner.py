@@ -40,6 +40,8 @@ class CheckerRunner:
         self._box: Path | None = None
         self._sandbox: Sandbox | None = None
         self._staged: Path | None = None
+        # The last checker built: every test of a problem checks with the same source.
+        self._last_build: tuple[str, CompileResult] | None = None
 
     def close(self) -> None:
         if self._sandbox is not None:
@@ -61,11 +63,17 @@ class CheckerRunner:
                          f"benchmarks': {', '.join(BENCHMARK_CHECKERS)}; or a checker's source)")
 
     def _build(self, source: str) -> CompileResult:
-        language = replace(LANGUAGES["cpp"], name="checker",
-                           compile=("g++", "-std=c++17", "-O2", "-I", TESTLIB_INSIDE,
-                                    "-o", "code.exe", "code.cpp"))
-        return self.compiler.compile(source, language, binds=((str(self.testlib), TESTLIB_INSIDE),),
-                                     bound_content=(self.testlib / "testlib.h").read_bytes())
+        if self._last_build is None or self._last_build[0] != source:
+            language = replace(LANGUAGES["cpp"], name="checker",
+                               compile=("g++", "-std=c++17", "-O2", "-I", TESTLIB_INSIDE,
+                                        "-o", "code.exe", "code.cpp"))
+            compiled = self.compiler.compile(
+                source, language, binds=((str(self.testlib), TESTLIB_INSIDE),),
+                bound_content=(self.testlib / "testlib.h").read_bytes())
+            if compiled.status == "SE":  # the judge's failure, worth another try
+                return compiled
+            self._last_build = (source, compiled)
+        return self._last_build[1]
 
     def _run_custom(self, source: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
         compiled = self._build(source)
