@@ -105,4 +105,14 @@ class CheckerRunner:
         if run.status not in ("OK", "RE") or run.exit_code is None:
             return CheckResult("FAIL", 3, f"checker {run.status}: {run.error or run.killed_by or message}")
         verdict = EXIT_VERDICTS.get(run.exit_code, "FAIL")
-        return CheckResult(verdict, run.exit_code, message, raw_message=raw)
+        points = _points(message) if verdict == "POINTS" else None
+        return CheckResult(verdict, run.exit_code, message, points=points, raw_message=raw)
+
+
+def _points(message: str) -> float | None:
+    """The score of a points result: testlib prints it first, "points 0.5 partial"."""
+    words = message.split()
+    try:
+        return float(words[1]) if len(words) > 1 and words[0] == "points" else None
+    except ValueError:
+        return None
