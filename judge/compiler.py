@@ -227,10 +227,15 @@ class Compiler:
         self._pch[language.name] = root
         return root
 
-    def compile(self, source: str, language: Language, binds: tuple = ()) -> CompileResult:
-        """binds: (host directory, path inside) pairs the build may read (a testlib checkout)."""
-        data = source.encode()
-        key = cache_key(data + json.dumps([list(map(str, b)) for b in binds]).encode(), language)
+    def compile(self, source: str, language: Language, binds: tuple = (),
+                bound_content: bytes = b"") -> CompileResult:
+        """binds: (host directory, path inside) pairs the build may read (a testlib.h).
+        bound_content: what the build reads from them; part of the cache key, since a bind
+        names only a path, whose files may change."""
+        data = source.encode() + json.dumps([list(map(str, b)) for b in binds]).encode()
+        if bound_content:
+            data += hashlib.sha256(bound_content).digest()
+        key = cache_key(data, language)
         entry = self.cache / key[:2] / key
         if compile_cache.mark_used(entry):
             try:

@@ -1,5 +1,9 @@
 """Picks and runs the checker a problem names: testlib's standard checkers in-process, a
-benchmark's own comparison, or a custom checker compiled and run in the sandbox."""
+benchmark's own comparison, or a custom checker compiled and run in the sandbox.
+
+A custom checker is built against the judge's own testlib.h (judge/checkers/testlib), or
+against a real testlib checkout when one is given (--testlib / JUDGE_TESTLIB); either way
+the header's directory is seen in the compile sandbox at TESTLIB_INSIDE."""
 from __future__ import annotations
 
 import os
@@ -11,6 +15,7 @@ from pathlib import Path
 from judge import JudgeError
 from judge.checkers import CHECKERS, CheckResult, check, is_checker
 from judge.checkers.benchmarks import BENCHMARK_CHECKERS
+from judge.compiler import CompileResult
 from judge.languages import LANGUAGES
 from judge.problems.model import is_checker_source
 from judge.sandbox import Limits, Sandbox
@@ -18,6 +23,7 @@ from judge.sandbox import Limits, Sandbox
 CHECKER_LIMITS = Limits(time_limit_ms=10_000, memory_limit_mb=1024, output_limit_mb=1,
                         stderr_limit_mb=1)
 TESTLIB_INSIDE = "/judge/testlib"
+JUDGE_TESTLIB = Path(__file__).resolve().parent / "testlib"
 EXIT_VERDICTS = {0: "OK", 1: "WA", 2: "PE", 3: "FAIL", 4: "PE", 7: "POINTS", 8: "PE"}
 
 
@@ -27,13 +33,15 @@ class CheckerRunner:
         self.compiler = compiler
         self.slot = slot
         self.cpu = cpu
-        self.testlib = Path(testlib).resolve() if testlib else None
-        if self.testlib and not (self.testlib / "testlib.h").is_file():
+        self.testlib = Path(testlib).resolve() if testlib else JUDGE_TESTLIB
+        if not (self.testlib / "testlib.h").is_file():
             raise JudgeError(f"no testlib.h in {self.testlib}")
         self._work: Path | None = None
         self._box: Path | None = None
         self._sandbox: Sandbox | None = None
         self._staged: Path | None = None
+        # The last checker built: every test of a problem checks with the same source.
+        self._last_build: tuple[str, CompileResult] | None = None
 
     def close(self) -> None:
         if self._sandbox is not None:
@@ -47,11 +55,6 @@ class CheckerRunner:
         if checker in BENCHMARK_CHECKERS:
             verdict, message = BENCHMARK_CHECKERS[checker](input, output, answer)
             return CheckResult(verdict, 0 if verdict == "OK" else 1, message)
-        if self.testlib and is_checker(checker):
-            source = (self.testlib / "checkers" / f"{checker}.cpp")
-            if not source.is_file():
-                raise JudgeError(f"testlib checkout {self.testlib} has no checkers/{checker}.cpp")
-            return self._run_custom(source.read_text(), input, output, answer)
         if is_checker(checker):
             return check(checker, input, output, answer)
         if is_checker_source(checker):
@@ -59,15 +62,21 @@ class CheckerRunner:
         raise JudgeError(f"unknown checker {checker!r} (testlib's: {', '.join(CHECKERS)}; "
                          f"benchmarks': {', '.join(BENCHMARK_CHECKERS)}; or a checker's source)")
 
-    def _checker_language(self):
-        cpp = LANGUAGES["cpp"]
-        include = ("-I", TESTLIB_INSIDE) if self.testlib else ()
-        return replace(cpp, name="checker", compile=("g++", "-std=c++17", "-O2", *include,
-                                                     "-o", "code.exe", "code.cpp"))
+    def _build(self, source: str) -> CompileResult:
+        if self._last_build is None or self._last_build[0] != source:
+            language = replace(LANGUAGES["cpp"], name="checker",
+                               compile=("g++", "-std=c++17", "-O2", "-I", TESTLIB_INSIDE,
+                                        "-o", "code.exe", "code.cpp"))
+            compiled = self.compiler.compile(
+                source, language, binds=((str(self.testlib), TESTLIB_INSIDE),),
+                bound_content=(self.testlib / "testlib.h").read_bytes())
+            if compiled.status == "SE":  # the judge's failure, worth another try
+                return compiled
+            self._last_build = (source, compiled)
+        return self._last_build[1]
 
     def _run_custom(self, source: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
-        binds = ((str(self.testlib), TESTLIB_INSIDE),) if self.testlib else ()
-        compiled = self.compiler.compile(source, self._checker_language(), binds=binds)
+        compiled = self._build(source)
         if compiled.status != "OK":
             raise JudgeError(f"the checker does not compile: {compiled.log.strip()[:500]}")
         if self._work is None:
@@ -96,4 +105,14 @@ class CheckerRunner:
         if run.status not in ("OK", "RE") or run.exit_code is None:
             return CheckResult("FAIL", 3, f"checker {run.status}: {run.error or run.killed_by or message}")
         verdict = EXIT_VERDICTS.get(run.exit_code, "FAIL")
-        return CheckResult(verdict, run.exit_code, message, raw_message=raw)
+        points = _points(message) if verdict == "POINTS" else None
+        return CheckResult(verdict, run.exit_code, message, points=points, raw_message=raw)
+
+
+def _points(message: str) -> float | None:
+    """The score of a points result: testlib prints it first, "points 0.5 partial"."""
+    words = message.split()
+    try:
+        return float(words[1]) if len(words) > 1 and words[0] == "points" else None
+    except ValueError:
+        return None

@@ -50,7 +50,8 @@ def eval_command(
         None, "--ratings", help="JSON {problem_id: rating} for the maximum-likelihood rating "
         "(default: the problems' own ratings when the dataset has them)."),
     testlib: Optional[Path] = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
-                                           help="A testlib checkout to build checkers from."),
+                                           help="A testlib checkout to build custom checkers against "
+                                                "(default: the judge's own testlib.h)."),
     lang: Optional[str] = typer.Option(None, "--lang", help="Language of rows whose code "
                                        "block has no language tag (cpp, python, java, ...)."),
     skip_ungradable: bool = typer.Option(False, "--skip-ungradable",

@@ -47,7 +47,8 @@ def run_command(
     dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help=DATASET_HELP),
     all_tests: bool = typer.Option(False, "--all-tests", help="Run every test, not only up to the first failure."),
     testlib: Optional[Path] = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
-                                           help="A testlib checkout to build checkers from."),
+                                           help="A testlib checkout to build custom checkers against "
+                                                "(default: the judge's own testlib.h)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Compile FILE, run every test of the problem in the sandbox, check and print the verdict."""
