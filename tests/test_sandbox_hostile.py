@@ -281,7 +281,7 @@ def test_tmp_filler_is_bounded(make_sandbox):
 
 
 def test_tmp_filler_under_a_small_memory_limit(sb):
-    r, out, _ = run(sb, ["./tmpfill"], Limits(memory_limit_mb=32))
+    r, out, _ = run(sb, ["./tmpfill"], Limits(memory_limit_mb=32, time_limit_ms=scaled(1000)))
     assert r.status in ("MLE", "OK"), (r, out)
     if r.status == "OK":
         assert re.search(r"errno=(ENOSPC|EFBIG)", out), out
