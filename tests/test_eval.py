@@ -488,6 +488,7 @@ def test_ungradable_code_counts_as_a_failed_sample(tmp_path, require_sandbox):
     (lambda d: ["eval", str(d / "missing.jsonl")], "no such file"),
     (lambda d: ["eval", str(write_bad(d))], "not valid JSON"),
     (lambda d: ["eval", str(write_ok(d)), "--dataset", "nosuch:x"], "unknown kind"),
+    (lambda d: ["eval", str(write_ok(d)), "--lang", "cobol"], "--lang: unknown language 'cobol'"),
     (lambda d: ["eval", str(write_ok(d)), "--dataset", "livecodebench:" + str(d / "none.jsonl")],
      "no such file"),
     (lambda d: ["eval", str(write_ok(d)), "--standings", str(d / "nodir")], "not a directory"),

@@ -73,6 +73,13 @@ def eval_command(
         raise fail(f"--jobs must be at least 1, got {jobs}")
     if slot_base < 0:
         raise fail("--slot-base must be >= 0")
+    if lang is not None:
+        from judge.evaluate.extract import language_from_tag
+        from judge.languages import get_language
+        try:
+            get_language(language_from_tag(lang) or lang)
+        except JudgeError as exc:
+            raise fail(f"--lang: {exc}")
     cfg = EvalConfig(generations=generations, dataset=dataset, jobs=jobs, out=out,
                      standings=standings, ratings=ratings,
                      testlib=str(testlib) if testlib else None, language=lang,

@@ -94,12 +94,9 @@ SOCKET_FAMILIES = {"socket": (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6),
 
 
 # Why a refusal happened, where the call alone would puzzle the author of the program.
-_REFUSAL_REASONS = {
-    "socket": "the sandbox has no network: a name lookup (getpwnam, getaddrinfo, NSS) opens a "
-              "socket too",
-    "connect": "the sandbox has no network: a name lookup (getpwnam, getaddrinfo, NSS) opens a "
-               "socket too",
-}
+_NO_NETWORK = ("the sandbox has no network: a name lookup (getpwnam, getaddrinfo, NSS) opens a "
+               "socket too")
+_REFUSAL_REASONS = {"socket": _NO_NETWORK, "connect": _NO_NETWORK}
 
 
 def describe_refusal(syscall: str) -> str:
