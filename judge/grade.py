@@ -11,6 +11,7 @@ from pathlib import Path
 
 from judge import JudgeError
 from judge.compiler import CompileResult, Compiler
+from judge.functional import check_tests, is_functional, wrap_source
 from judge.languages import Language, get_language
 from judge.ownership import ThreadOwner
 from judge.problems.model import Problem
@@ -96,6 +97,7 @@ class Grader:
         self._box.mkdir()
         os.chmod(self._box, 0o755)
         self._runner: Sandbox | None = None
+        self._checked_functional: dict[int, Problem] = {}
         from judge.checkers.runner import CheckerRunner
         self.checkers = CheckerRunner(self.compiler, slot=slot, cpu=cpu, testlib=testlib)
 
@@ -143,16 +145,25 @@ class Grader:
             except OSError:
                 shutil.copy2(item, target)   # no link across file systems, or links refused
 
+    def _check_functional_tests(self, problem: Problem) -> None:
+        if self._checked_functional.get(id(problem)) is not problem:
+            check_tests(problem)
+            self._checked_functional[id(problem)] = problem
+
     def grade(self, source: str, language: Language | str, problem: Problem, *,
               all_tests: bool = False, checker: str | None = None,
               keep_output: bool = False) -> GradeResult:
-        """keep_output: each TestResult also carries the program's stdout (memory: the outputs
-        of every test run)."""
+        """Grades `source` (the submission as written: for a functional problem, the class or
+        function, which grade() runs inside the functional harness). keep_output: each
+        TestResult also carries the program's stdout (memory: the outputs of every test run)."""
         self._owner.check()
         started = time.perf_counter()
         lang = get_language(language) if isinstance(language, str) else language
         if not lang.available:
             raise JudgeError(f"the {lang.name} toolchain is not installed here")
+        if is_functional(problem):
+            self._check_functional_tests(problem)
+            source = wrap_source(source, problem, lang.name)
         limits = run_limits(problem, lang)
         compiled = self.compiler.compile(source, lang)
         timings = {"compile": time.perf_counter() - started, "run": 0.0, "check": 0.0}

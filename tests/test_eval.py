@@ -1,4 +1,4 @@
-"""judge eval: dataset syntax, generations, the TLE re-run rule, the functional harness, an
+"""judge eval: dataset syntax, generations, the TLE re-run rule, an
 end-to-end evaluation over the embedded pack with exact metrics, and the HTML report in Chromium."""
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ import pytest
 from conftest import TIME_SCALE, scaled
 from judge import JudgeError
 from judge.evaluate.generations import read_generations
-from judge.evaluate.harness import wrap_source
 from judge.evaluate.ratings import contest_rating, mle_rating, problem_score
 from judge.evaluate.runner import needs_rerun
 from judge.problems.source import parse_dataset
@@ -133,33 +132,6 @@ def test_generations_rows_and_bad_input(tmp_path):
             read_generations(path)
     with pytest.raises(JudgeError, match="no such file"):
         read_generations(tmp_path / "missing.jsonl")
-
-
-def functional_problem() -> Problem:
-    return Problem("livecodebench/p3", "t", "s", 6000, 4096, "lcb-functional",
-                   (Case(b"[2, 7, 11, 15]\n9", b"[0, 1]"),),
-                   metadata={"testtype": "functional", "func_name": "twoSum"})
-
-
-def test_harness_wraps_and_drives_a_solution():
-    code = ("class Solution:\n    def twoSum(self, nums: List[int], target: int) -> List[int]:\n"
-            "        print('debugging output')\n"
-            "        seen = {}\n        for i, x in enumerate(nums):\n"
-            "            if target - x in seen:\n                return (seen[target - x], i)\n"
-            "            seen[x] = i\n")
-    source = wrap_source(code, functional_problem(), "python")
-    out = subprocess.run([sys.executable, "-c", source], input="[2, 7, 11, 15]\n9\n",
-                         capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout) == [0, 1]          # tuple -> list, the print kept off stdout
-    module_level = "def twoSum(nums, target):\n    return [9]\n"
-    out = subprocess.run([sys.executable, "-c", wrap_source(module_level, functional_problem(), "python")],
-                         input="[1]\n1\n", capture_output=True, text=True, timeout=60)
-    assert json.loads(out.stdout) == [9]
-    stdin_problem = Problem("pack/x", "t", "s", 1000, 256, "wcmp", ())
-    assert wrap_source("print(1)\n", stdin_problem, "cpp") == "print(1)\n"
-    with pytest.raises(JudgeError, match="only Python"):
-        wrap_source("int main(){}", functional_problem(), "cpp")
 
 
 # ------------------------------------------------------------------------------ end to end

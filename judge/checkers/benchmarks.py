@@ -11,9 +11,10 @@ verdict "OK" or "WA". They reproduce the published evaluation code's behaviour:
     (invalid bytes replaced): LiveCodeBench compares Python ``str`` captured from stdout.
 
 ``lcb-functional`` -- LiveCodeBench ``grade_call_based`` for LeetCode-style tests:
-    the answer is a JSON value; the program's output (what the harness printed for the returned
-    value) is parsed as JSON and compared with Python equality (so 1 == 1.0 == true, lists
-    compare element-wise; LiveCodeBench turns tuples into lists, which JSON already does).
+    the answer is a JSON value; the program's output is the typed encoding the functional
+    harness printed for the returned value (judge/functional.py), decoded back into Python values
+    and compared with ``==``: 1 == 1.0 == True, but a nested tuple is not a list and ``{1: 2}``
+    is not ``{"1": 2}``, as in LiveCodeBench.
 
 ``codecontests`` -- AlphaCode / CodeContests ``OutputsMatch`` (execution/tester_sandboxer.cc):
     both texts are split on any of " \\n\\t\\r\\v" (empty parts dropped) and lower-cased; equal
@@ -31,6 +32,8 @@ import math
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Callable
+
+from judge.functional import decode_result, show
 
 Verdict = tuple[str, str]
 
@@ -88,12 +91,12 @@ def check_lcb_functional(input: bytes, output: bytes, answer: bytes) -> Verdict:
     except ValueError as e:
         return "WA", f"answer is not JSON: {e}"   # the grade layer reports bad data separately
     try:
-        got = json.loads(_text(output).strip())
+        got = decode_result(_text(output))
     except ValueError:
-        return "WA", f"output is not a JSON value: {_short(_text(output).strip())!r}"
+        return "WA", f"output is not the harness's return value: {_short(_text(output).strip())!r}"
     if got == expected:
         return "OK", "return value matches"
-    return "WA", f"Wrong Answer: {_short(json.dumps(got))} != {_short(json.dumps(expected))}"
+    return "WA", f"Wrong Answer: {show(got)} != {show(expected)}"
 
 
 # ----------------------------------------------------------------------------- CodeContests

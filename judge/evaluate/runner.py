@@ -3,7 +3,7 @@
 Flow of ``evaluate()``:
 
 1. read the generations (generations.py), resolve each row's problem and language, extract the
-   code (last fenced block) and wrap functional problems in the harness (harness.py);
+   code (last fenced block); code a functional problem's harness cannot drive fails here;
 2. key every program by content (store.py); keys already final in the store are not judged
    again, identical programs are judged once;
 3. parallel phase: one thread per worker slot, each owning a ``Grader(slot, cpu)`` pinned to one
@@ -31,8 +31,8 @@ from typing import Callable
 from judge import JudgeError, __version__
 from judge.evaluate.extract import extract_code, language_from_tag
 from judge.evaluate.generations import Generation, read_generations
-from judge.evaluate.harness import wrap_source
 from judge.evaluate.store import JudgmentKey, Store, sha256
+from judge.functional import check_tests, function_name, harness_id, is_functional
 from judge.problems.model import Problem
 from judge.problems.source import ProblemSource, parse_dataset
 
@@ -55,7 +55,7 @@ class Sample:
     sample_index: int | None = None
     language: str | None = None
     problem: Problem | None = None
-    source: str | None = None             # the program graded (code, or harness-wrapped)
+    source: str | None = None             # the code graded (Grader.grade adds any harness)
     jk: JudgmentKey | None = None
     verdict: str | None = None            # NO_CODE / UNGRADABLE / SKIPPED before judging
     reason: str = ""
@@ -133,7 +133,9 @@ def prepare_samples(generations: list[Generation], source: ProblemSource, *,
         try:
             if language_error is not None:
                 raise language_error
-            s.source = wrap_source(code, s.problem, s.language)
+            if is_functional(s.problem):
+                function_name(s.problem, s.language)
+            s.source = code
         except _ToolchainMissing as exc:
             s.verdict, s.reason = SKIPPED, str(exc)
             continue
@@ -145,7 +147,8 @@ def prepare_samples(generations: list[Generation], source: ProblemSource, *,
         if s.problem.id not in hashes:
             hashes[s.problem.id] = tests_hash(s.problem)
         limits = run_limits(s.problem, get_language(s.language))
-        s.jk = JudgmentKey(s.problem.id, hashes[s.problem.id], s.language, sha256(s.source),
+        code_key = sha256(s.source, *filter(None, [harness_id(s.problem)]))
+        s.jk = JudgmentKey(s.problem.id, hashes[s.problem.id], s.language, code_key,
                            f"tl={limits.time_limit_ms}ms ml={limits.memory_limit_mb}MB "
                            f"ol={limits.output_limit_mb}MB", __version__)
     _assign_indexes(samples)
@@ -294,29 +297,35 @@ class Pool:
 
 # ------------------------------------------------------------------------------ checkers
 
-def validate_checkers(problems: list[Problem], slot: int, testlib: str | None) -> None:
-    """Compiles every custom checker once, before judging starts, and asks it to accept the
-    jury's own answer to the first test: a checker that cannot do that would fail every
-    sample of its problem. Raises JudgeError naming each such problem."""
+def validate_problems(problems: list[Problem], slot: int, testlib: str | None) -> None:
+    """Checks, before judging starts, what would otherwise fail every sample of a problem:
+    functional tests the harness cannot read, and custom checkers, each compiled once and asked
+    to accept the jury's own answer to the first test. Raises JudgeError naming each such
+    problem."""
     from judge.grade import Grader
-    custom = [p for p in problems if p.has_custom_checker and p.tests]
-    if not custom:
-        return
     broken = []
-    with Grader(slot=slot, testlib=testlib) as grader:
-        for problem in custom:
-            first = problem.tests[0]
+    for problem in problems:
+        if is_functional(problem):
             try:
-                check = grader.checkers.check(problem.checker, first.input, first.output,
-                                              first.output)
+                check_tests(problem)
             except JudgeError as exc:
-                broken.append(f"{problem.id}: {' '.join(str(exc).split())[:300]}")
-                continue
-            if check.verdict not in ("OK", "POINTS"):
-                broken.append(f"{problem.id}: the checker says {check.verdict} to the jury's "
-                              f"own answer of test 1 ({' '.join(check.message.split())[:200]})")
+                broken.append(str(exc))
+    custom = [p for p in problems if p.has_custom_checker and p.tests]
+    if custom:
+        with Grader(slot=slot, testlib=testlib) as grader:
+            for problem in custom:
+                first = problem.tests[0]
+                try:
+                    check = grader.checkers.check(problem.checker, first.input, first.output,
+                                                  first.output)
+                except JudgeError as exc:
+                    broken.append(f"{problem.id}: {' '.join(str(exc).split())[:300]}")
+                    continue
+                if check.verdict not in ("OK", "POINTS"):
+                    broken.append(f"{problem.id}: the checker says {check.verdict} to the jury's "
+                                  f"own answer of test 1 ({' '.join(check.message.split())[:200]})")
     if broken:
-        raise JudgeError("custom checkers that cannot judge; nothing was judged: "
+        raise JudgeError("problems the judge cannot grade; nothing was judged: "
                          + "; ".join(broken))
 
 
@@ -505,7 +514,7 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         stored = store.get_many(unique)
         todo = [t for k, t in unique.items() if k not in stored or stored[k].state == "error"]
         carried = [t for k, t in unique.items() if k in stored and stored[k].state == "provisional"]
-        validate_checkers(list({t.problem.id: t.problem for t in todo + carried}.values()),
+        validate_problems(list({t.problem.id: t.problem for t in todo + carried}.values()),
                           cfg.slot_base, cfg.testlib)
         stats["cached"] = sum(1 for k in unique if k in stored and stored[k].state == "final")
         stats["unique_programs"] = len(unique)

@@ -1,0 +1,226 @@
+"""LeetCode-style (functional) problems as ordinary stdin/stdout programs, graded as
+LiveCodeBench grades them.
+
+LiveCodeBench's ``grade_call_based`` (lcb_runner/evaluation/testing_util.py) puts its import
+prelude before the code, executes it as a fresh module named ``tmp_sol`` (so an
+``if __name__ == "__main__":`` block does not run), instantiates ``Solution`` when the code
+contains the text ``class Solution`` (else uses the module itself), reads each argument as
+``json.loads`` of one line of the test input (``input.split("\\n")``), calls
+``<func_name>(*args)``, turns a returned tuple (only the outermost) into a list, and compares it
+with ``json.loads(expected)`` by Python ``==``.
+
+Here the same steps run inside the sandbox: ``wrap_source`` returns a driver program holding the
+submission as a string. The driver reads the arguments from stdin before the submission runs,
+executes and calls it with ``sys.stdout`` sent to /dev/null, and prints the returned value in a
+typed JSON encoding (tuples, dicts with any keys, sets, big integers, NaN kept apart) as its last
+line. The ``lcb-functional`` checker decodes that line back into Python values and compares with
+``==`` on the judge's side, so ``[(1, 2)] != [[1, 2]]`` and ``{1: 2} != {"1": 2}`` exactly as in
+LiveCodeBench, while the expected answer never enters the sandbox.
+
+One deliberate difference: a returned object of a class the submission defines (or any type
+outside the builtin values) never equals an answer. LiveCodeBench would call that object's own
+``__eq__``, which lets the graded code decide its own verdict.
+"""
+from __future__ import annotations
+
+import json
+
+from judge import JudgeError
+from judge.problems.model import Problem
+
+HARNESS_VERSION = "2"
+FUNCTIONAL_CHECKER = "lcb-functional"
+PYTHON_LANGUAGES = ("python", "pypy3")
+
+# LiveCodeBench's `import_string`, which it puts before every functional submission.
+PRELUDE = (
+    "from string import *\nfrom re import *\nfrom datetime import *\nfrom collections import *\n"
+    "from heapq import *\nfrom bisect import *\nfrom copy import *\nfrom math import *\n"
+    "from random import *\nfrom statistics import *\nfrom itertools import *\n"
+    "from functools import *\nfrom operator import *\nfrom io import *\nfrom sys import *\n"
+    "from json import *\nfrom builtins import *\nfrom typing import *\nimport string\nimport re\n"
+    "import datetime\nimport collections\nimport heapq\nimport bisect\nimport copy\nimport math\n"
+    "import random\nimport statistics\nimport itertools\nimport functools\nimport operator\n"
+    "import io\nimport sys\nimport json\nsys.setrecursionlimit(50000)\n"
+)
+
+# Integers longer than this many bits travel as hex: Python refuses to print or parse decimal
+# integers of more than 4300 digits, and LiveCodeBench's `==` has no such limit.
+_BIG_INT_BITS = 4000
+
+DRIVER = '''\
+# judge functional harness v{version}: runs the submission as LiveCodeBench's grade_call_based
+import json as _json
+import os as _os
+import sys as _sys
+import types as _types
+
+_SUBMISSION = {submission!r}
+_FUNC = {func!r}
+
+
+def _encode(value):
+    if value is None or isinstance(value, bool):
+        return None if value is None else bool(value)
+    if isinstance(value, int):
+        value = int(value)
+        return {{"int": format(value, "x")}} if value.bit_length() > {big_int_bits} else value
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, list):
+        return [_encode(item) for item in value]
+    if isinstance(value, tuple):
+        return {{"tuple": [_encode(item) for item in value]}}
+    if isinstance(value, dict):
+        return {{"dict": [[_encode(k), _encode(v)] for k, v in value.items()]}}
+    if isinstance(value, frozenset):
+        return {{"frozenset": [_encode(item) for item in value]}}
+    if isinstance(value, set):
+        return {{"set": [_encode(item) for item in value]}}
+    if isinstance(value, complex):
+        return {{"complex": [value.real, value.imag]}}
+    if isinstance(value, (bytes, bytearray)):
+        return {{"bytes": bytes(value).hex()}}
+    if type(value).__module__ == "numpy" and getattr(value, "shape", None) == ():
+        return _encode(value.item())
+    try:
+        shown = repr(value)[:200]
+    except Exception:
+        shown = "?"
+    return {{"opaque": type(value).__qualname__, "repr": shown}}
+
+
+def _main():
+    args = [_json.loads(line) for line in _sys.stdin.read().split("\\n")]
+    answer_stream = _sys.stdout
+    _sys.stdout = open(_os.devnull, "w")
+    module = _types.ModuleType("tmp_sol", "")
+    exec(_SUBMISSION, module.__dict__)
+    solution = module.Solution() if "class Solution" in _SUBMISSION else module
+    result = getattr(solution, _FUNC)(*args)
+    if isinstance(result, tuple):
+        result = list(result)
+    encoded = _json.dumps(_encode(result))
+    answer_stream.write("\\n" + encoded + "\\n")
+    answer_stream.flush()
+
+
+_main()
+'''
+
+
+def is_functional(problem: Problem) -> bool:
+    return problem.checker == FUNCTIONAL_CHECKER or problem.metadata.get("testtype") == "functional"
+
+
+def function_name(problem: Problem, language: str) -> str:
+    """The function a submission in `language` must define for functional `problem`. Raises
+    JudgeError when the submission cannot be graded: the harness only drives Python."""
+    if language not in PYTHON_LANGUAGES:
+        raise JudgeError(f"{problem.id} is a functional (LeetCode-style) problem: only Python "
+                         f"submissions can be graded, not {language}")
+    func = problem.metadata.get("func_name")
+    if not func or not isinstance(func, str) or not func.isidentifier():
+        raise JudgeError(f"{problem.id}: functional problem without a valid func_name")
+    return func
+
+
+def wrap_source(code: str, problem: Problem, language: str) -> str:
+    """The program to grade for ``code`` on ``problem``: the code itself for stdin problems, the
+    driver holding the code for functional ones."""
+    if not is_functional(problem):
+        return code
+    func = function_name(problem, language)
+    return DRIVER.format(version=HARNESS_VERSION, submission=PRELUDE + "\n\n" + code,
+                         func=func, big_int_bits=_BIG_INT_BITS)
+
+
+def harness_id(problem: Problem) -> str:
+    """What besides the code decides the program graded: the harness and its version."""
+    return f"functional-harness-v{HARNESS_VERSION}" if is_functional(problem) else ""
+
+
+def check_tests(problem: Problem) -> None:
+    """Raises JudgeError when a functional test is not what the driver reads: every input line a
+    JSON value, the output one JSON value. Bad test data is the dataset's failure, never a
+    failed sample."""
+    for index, test in enumerate(problem.tests, start=1):
+        try:
+            for line in test.input.decode("utf-8").split("\n"):
+                json.loads(line)
+        except ValueError as exc:
+            raise JudgeError(f"{problem.id} test {index}: an input line is not a JSON value "
+                             f"({exc})") from None
+        try:
+            json.loads(test.output.decode("utf-8"))
+        except ValueError as exc:
+            raise JudgeError(f"{problem.id} test {index}: the expected output is not a JSON "
+                             f"value ({exc})") from None
+
+
+# ----------------------------------------------------------------------------- decoding
+
+class Opaque:
+    """A returned value of a type outside the builtin values: equal to nothing."""
+
+    def __init__(self, type_name: str, shown: str) -> None:
+        self.type_name = type_name
+        self.shown = shown
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return f"<{self.type_name} {self.shown}>"
+
+
+def _decode_tagged(obj: dict):
+    if len(obj) == 2 and "opaque" in obj and "repr" in obj:
+        return Opaque(str(obj["opaque"]), str(obj["repr"]))
+    if len(obj) != 1:
+        raise ValueError("an object that is no tagged value")
+    (tag, value), = obj.items()
+    if tag == "tuple":
+        return tuple(value)
+    if tag == "dict":
+        return {key: item for key, item in value}
+    if tag == "set":
+        return set(value)
+    if tag == "frozenset":
+        return frozenset(value)
+    if tag == "int":
+        return int(value, 16)
+    if tag == "complex":
+        return complex(*value)
+    if tag == "bytes":
+        return bytes.fromhex(value)
+    raise ValueError(f"unknown tag {tag!r}")
+
+
+def decode_result(output: str):
+    """The value the driver printed as the last line of `output`. Raises ValueError for output
+    the driver did not write (the submission can write to fd 1 itself)."""
+    lines = [line for line in output.split("\n") if line.strip()]
+    if not lines:
+        raise ValueError("no output")
+    try:
+        return json.loads(lines[-1], object_hook=_decode_tagged)
+    except (TypeError, RecursionError, AttributeError) as exc:
+        raise ValueError(str(exc) or type(exc).__name__) from None
+
+
+def show(value) -> str:
+    """A short readable form of a value for a checker message."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = "<too deeply nested>"
+    return text if len(text) <= 80 else text[:40] + "..." + text[-40:]
+
+
+__all__ = ["wrap_source", "is_functional", "function_name", "harness_id", "check_tests",
+           "decode_result", "show", "Opaque", "PRELUDE", "HARNESS_VERSION", "FUNCTIONAL_CHECKER"]
