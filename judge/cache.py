@@ -30,6 +30,14 @@ def usable_cache_dir(configured: Path, what: str) -> Path:
     return fallback
 
 
+def judge_cache_dir(what: str) -> Path:
+    """The judge's own cache of ``what`` (compile, audit): under JUDGE_CACHE_DIR, else
+    $XDG_CACHE_HOME/judge or ~/.cache/judge."""
+    root = os.environ.get("JUDGE_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "judge")
+    return usable_cache_dir(Path(root) / what, what)
+
+
 def datasets_cache_dir() -> str:
     """The directory ``datasets.load_dataset`` may write its cache to."""
     import datasets

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge import JudgeError, __version__, compile_cache
-from judge.cache import usable_cache_dir
+from judge.cache import judge_cache_dir
 from judge.languages import Language
 from judge.sandbox import Limits, RunResult, Sandbox
 
@@ -74,9 +74,7 @@ class CompileResult:
 
 
 def cache_root() -> Path:
-    root = os.environ.get("JUDGE_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "judge")
-    return usable_cache_dir(Path(root) / "compile", "compile")
+    return judge_cache_dir("compile")
 
 
 def cache_key(source: bytes, language: Language) -> str:

@@ -137,17 +137,8 @@ def _tool(name: str, command: list[str], without: str) -> Check:
 def _container_check() -> Check:
     """Inside a container: what the engine withholds that the sandbox needs, with the run flag
     that grants it (found by experiment with rootful podman, docs/containers.md)."""
-    engine = next((f"{name} container ({marker})" for name, marker in
-                   (("podman", "/run/.containerenv"), ("docker", "/.dockerenv"))
-                   if os.path.exists(marker)), None)
-    if engine is None:
-        try:
-            environ = open("/proc/1/environ", "rb").read().split(b"\0")
-        except OSError:
-            environ = []
-        engine = next((f"{e[len(b'container='):].decode(errors='replace')} container "
-                       "(container= in /proc/1/environ)"
-                       for e in environ if e.startswith(b"container=")), None)
+    from judge.audit.host import container_engine
+    engine = container_engine()
     if engine is None:
         return Check("container", True, "not in a container", "")
 

@@ -5,6 +5,7 @@
 - `sandbox_available()`: can a sandbox start here at all?
 - `require_sandbox`: skips a sandbox test when it cannot; with JUDGE_REQUIRE_SANDBOX=1 (CI) every
   skip, of any test, is turned into a failure.
+- `audited_host`: the host's audit record exists (evaluations then never audit first).
 - `assert_no_leftovers(slot, supervisor_pid)`: nothing of a run survives on the host, in the v1
   hierarchies and the v2 one (`slot_parents()`: where the judge puts its slot directories).
 - `assert_dead_supervisors_swept(pids)`: once a new slot has started, no directory of a
@@ -154,6 +155,15 @@ def require_sandbox():
         if require_sandbox_env():
             pytest.fail(f"{REQUIRE_ENV}=1 but {reason}")
         pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def audited_host(require_sandbox):
+    """The host's audit record (judge/audit/record.py) exists before an evaluation test starts:
+    the once-per-host `judge audit --quick` that the first `judge eval` runs is spent here, once,
+    and no evaluation's output carries its notice. A host that fails the audit fails this."""
+    from judge.evaluate.provenance import establish
+    establish([], slot=next_slot(), allow_unaudited=False, inform=lambda _: None)
 
 
 # -- the box of test programs ------------------------------------------------------------------

@@ -171,9 +171,14 @@ def test_sandbox_cpu_must_agree_with_the_programs_own_clock():
 # -- the real audit ------------------------------------------------------------------------------
 
 @pytest.mark.sandbox
-def test_audit_passes_on_this_machine(require_sandbox):
-    done = judge("audit", "--quick", "--json")
+def test_audit_passes_on_this_machine(require_sandbox, tmp_path):
+    done = judge("audit", "--quick", "--json", env={"JUDGE_CACHE_DIR": str(tmp_path)})
     report = report_of(done)
+    # An audit of the defaults and every group is the host's record, the one judge eval reads.
+    (kept,) = (json.loads(p.read_text()) for p in (tmp_path / "audit").glob("*.json"))
+    assert kept["key"]["cgroup"] == report["host"]["cgroup"]
+    assert kept["outcome"]["status"] == ("INCONCLUSIVE" if report["inconclusive"] else
+                                         "PASS" if report["ok"] else "FAIL")
     # On a shared machine a CPU-bound probe may get under half a CPU, and then the wall timer
     # rightly stops it before its CPU limit: the audit says so (exit 1, "inconclusive") rather
     # than pass. Anything else that does not pass is a real fault.
@@ -223,10 +228,11 @@ def test_audit_table_output(require_sandbox):
 
 
 @pytest.mark.sandbox
-def test_audit_catches_a_memory_limit_that_is_not_enforced(require_sandbox):
+def test_audit_catches_a_memory_limit_that_is_not_enforced(require_sandbox, tmp_path):
     done = judge("audit", "--quick", "--lang", "cpp", "--only", "memory", "--json",
-                 env={"JUDGE_AUDIT_BREAK": "memory"})
+                 env={"JUDGE_AUDIT_BREAK": "memory", "JUDGE_CACHE_DIR": str(tmp_path)})
     report = report_of(done)
+    assert not list(tmp_path.glob("audit/*.json"))   # a partial audit is not the host's record
     assert done.returncode == 1 and not report["ok"]
     assert report["broken"] == ["memory"]
     by_name = {p["name"]: p for p in report["probes"]}

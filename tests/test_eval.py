@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TIME_SCALE, scaled
+import judge
+from conftest import HOST_CGROUP_MODES, TIME_SCALE, scaled
 from judge import JudgeError
 from judge.evaluate.generations import read_generations
 from judge.evaluate.ratings import contest_rating, mle_rating, problem_score
@@ -33,8 +34,8 @@ SLOT_BASE = "620"   # away from the sandbox suites' slots and from default evals
 TIME_FACTORS = {"cpp": 1.0, "c": 1.0, "python": 2.0, "pypy3": 2.0, "java": 2.0}
 
 
-def judge_cli(*args, timeout=900):
-    env = dict(os.environ)
+def judge_cli(*args, timeout=900, env=None):
+    env = {**os.environ, **(env or {})}
     if TIME_SCALE != 1:
         env["JUDGE_TIME_FACTORS"] = ",".join(f"{lang}={factor * TIME_SCALE:g}"
                                              for lang, factor in TIME_FACTORS.items())
@@ -153,7 +154,7 @@ def standings_files(directory: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def e2e(tmp_path_factory, require_sandbox):
+def e2e(tmp_path_factory, audited_host):
     tmp = tmp_path_factory.mktemp("eval")
     rows = [
         # codeforces/2020A: AC (C++), WA (Python), AC again: the same C++ program in other words
@@ -214,8 +215,11 @@ def test_e2e_exact_metrics(e2e):
     assert summary["limits"]["problems"]["codeforces/2020A"] == {"time_limit_ms": 1000, "memory_limit_mb": 256}
     assert summary["limits"]["time_factors"] == {
         lang: TIME_FACTORS[lang] * TIME_SCALE for lang in ("cpp", "java", "python")}
-    assert set(summary["toolchains"]) == {"cpp", "java", "python"} and summary["host"]["cpu_model"]
-    assert summary["judge_version"]
+    provenance = summary["provenance"]
+    assert set(provenance["toolchains"]) == {"cpp", "java", "python"}
+    assert provenance["host"]["cpu_model"] and provenance["judge_version"] == judge.__version__
+    assert provenance["sandbox"]["cgroup"] == HOST_CGROUP_MODES[0]
+    assert provenance["audit"]["status"] in ("PASS", "INCONCLUSIVE") and provenance["audit"]["outcome"]
     # spread over sample indexes 0-3: run accuracies (1+1)/2, (0+0)/2, (1+0)/2, 0/1
     assert summary["spread"]["run_accuracies"] == [1.0, 0.0, 0.5, 0.0]
 
@@ -320,7 +324,7 @@ def lcb_rows() -> list[dict]:
     ]
 
 
-def test_livecodebench_functional_and_stdin(tmp_path, require_sandbox):
+def test_livecodebench_functional_and_stdin(tmp_path, audited_host):
     data = write_jsonl(tmp_path / "lcb.jsonl", lcb_rows())
     right = ("```python\nclass Solution:\n    def twoSum(self, nums: List[int], target: int) -> List[int]:\n"
              "        print('thinking...')\n        seen = {}\n"
@@ -376,7 +380,7 @@ def stepfun_dataset(path: Path, checker: str = FAILING_CHECKER) -> Path:
 SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
 
 
-def test_judge_failures_are_left_out_of_the_metrics_and_exit_3(tmp_path, require_sandbox):
+def test_judge_failures_are_left_out_of_the_metrics_and_exit_3(tmp_path, audited_host):
     """A sample the checker FAILs on is the judge's (the jury's) failure: it is left out of n,
     listed, the summary says incomplete, and judge eval exits 3 (it used to be scored as the
     model's failure with exit 0)."""
@@ -408,7 +412,7 @@ def test_judge_failures_are_left_out_of_the_metrics_and_exit_3(tmp_path, require
     ("#include <cstdio>\nint main() { return 1; }\n",
      "the checker says WA to the jury's own answer of test 1"),
 ])
-def test_a_checker_that_cannot_judge_stops_the_run_before_judging(tmp_path, require_sandbox,
+def test_a_checker_that_cannot_judge_stops_the_run_before_judging(tmp_path, audited_host,
                                                                   checker, message):
     """Custom checkers are compiled and tried on the jury's answer once per problem, before any
     sample is judged: a broken one is one clear error naming the problem, exit 2."""
@@ -425,7 +429,7 @@ def test_a_checker_that_cannot_judge_stops_the_run_before_judging(tmp_path, requ
     assert db.execute("SELECT COUNT(*) FROM judgments").fetchone()[0] == 0
 
 
-def test_ungradable_code_counts_as_a_failed_sample(tmp_path, require_sandbox):
+def test_ungradable_code_counts_as_a_failed_sample(tmp_path, audited_host):
     """A fenced block without a language tag and a `rust` row are failed samples (UNGRADABLE)
     with their reason, so writing unsupported code never scores better than writing wrong
     code; --lang gives untagged blocks a language; --skip-ungradable leaves them out."""
@@ -452,6 +456,56 @@ def test_ungradable_code_counts_as_a_failed_sample(tmp_path, require_sandbox):
     skipping = evaluate("--skip-ungradable")
     assert (skipping["problems"]["codeforces/1000A"]["n"], skipping["complete"]) == (1, True)
     assert any("--skip-ungradable" in w for w in skipping["warnings"])
+
+
+def test_a_host_that_failed_its_audit_is_refused_unless_allowed(tmp_path, audited_host,
+                                                                 monkeypatch):
+    """The host's audit record decides whether its numbers are trusted: a FAIL there makes eval
+    refuse before judging (exit 2, one line naming the failure); --allow-unaudited evaluates and
+    marks summary, terminal and report UNAUDITED; with no record at all it never audits."""
+    from judge.audit import languages_here, record
+    from judge.audit.runner import broken_switches
+    from judge.evaluate.provenance import sandbox_mode
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(cache))
+    mode = sandbox_mode(int(SLOT_BASE))
+    key = record.host_key(mode.cgroup, mode.uid_mode, languages_here(), broken_switches())
+    failure = "cpp touch 1.1x ML: OK at 1100 MB"
+    record.store(key, record.AuditOutcome(record.AuditStatus.FAIL, True, "2026-12-04T00:00:00",
+                                          40.0, languages_here(), 50, [failure]))
+    data = stepfun_dataset(tmp_path / "cf.jsonl")
+    gens = write_jsonl(tmp_path / "gens.jsonl",
+                       [{"problem_id": "1000A", "language": "python", "code": SUM}])
+
+    def evaluate(out: str, *extra: str, cache_dir: Path = cache):
+        return judge_cli("eval", str(gens), "--dataset", str(data), "--out", str(tmp_path / out),
+                         "--jobs", "1", "--slot-base", SLOT_BASE, "--no-progress", *extra,
+                         env={"JUDGE_CACHE_DIR": str(cache_dir)})
+
+    refused = evaluate("refused")
+    assert refused.returncode == 2, refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert failure in refused.stderr and "--allow-unaudited" in refused.stderr
+    assert str(record.record_path(key)) in refused.stderr
+    assert not (tmp_path / "refused" / "results.db").exists()
+
+    allowed = evaluate("allowed", "--allow-unaudited", "--json")
+    assert allowed.returncode == 0, allowed.stderr
+    summary = json.loads(allowed.stdout)
+    provenance = summary["provenance"]
+    assert provenance["trusted"] is False and provenance["audit"]["status"] == "FAIL"
+    assert provenance["audit"]["outcome"]["failures"] == [failure]
+    assert summary["warnings"][0].startswith("UNAUDITED") and failure in summary["warnings"][0]
+    assert summary["problems"]["codeforces/1000A"]["c"] == 1
+    assert "UNAUDITED" in (tmp_path / "allowed" / "report.html").read_text()
+    terminal = evaluate("allowed", "--allow-unaudited")
+    assert terminal.returncode == 0 and "UNAUDITED" in terminal.stdout + terminal.stderr
+
+    never = evaluate("never", "--allow-unaudited", "--json", cache_dir=tmp_path / "empty")
+    assert never.returncode == 0, never.stderr
+    audit = json.loads(never.stdout)["provenance"]["audit"]
+    assert audit["status"] == "NOT RUN" and "outcome" not in audit
+    assert not list((tmp_path / "empty").glob("audit/*.json"))     # and it did not audit
 
 
 # ------------------------------------------------------------------------------ bad input

@@ -51,7 +51,7 @@ def wait_for(out: Path, proc: subprocess.Popen, at_least: int, timeout: float = 
         time.sleep(0.05)
 
 
-def test_resume_after_sigterm_and_kill_9(tmp_path, require_sandbox):
+def test_resume_after_sigterm_and_kill_9(tmp_path, audited_host):
     code = SOL.read_text()
     # distinct programs (a comment differs), all accepted; plus one duplicate of sample 0
     rows = [{"problem_id": "2020A", "language": "python", "sample_index": i,

@@ -66,6 +66,11 @@ def parse_languages(spec: str | None) -> tuple[list[Language], bool]:
     return languages, explicit
 
 
+def languages_here() -> list[str]:
+    """The languages an audit of the defaults covers on this host: those with a toolchain."""
+    return [lang.name for lang in parse_languages(None)[0] if lang.available]
+
+
 def parse_groups(spec: str | None) -> list[str]:
     names = [s.strip() for s in (spec or ",".join(GROUPS)).split(",") if s.strip()]
     for name in names:
@@ -126,5 +131,5 @@ def runner_env() -> str:
     return BREAK_ENV
 
 
-__all__ = ["AuditReport", "run_audit", "parse_languages", "parse_groups", "AUDIT_LANGUAGES",
-           "GROUPS"]
+__all__ = ["AuditReport", "run_audit", "parse_languages", "parse_groups", "languages_here",
+           "AUDIT_LANGUAGES", "GROUPS"]

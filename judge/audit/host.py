@@ -100,7 +100,7 @@ def idlest_cpu(cpus: list[int], interval: float = 0.5) -> int:
     return min(cpus, key=lambda cpu: (busy(cpu), cpu))
 
 
-def _cpu_model() -> str:
+def cpu_model() -> str:
     text = _read(Path("/proc/cpuinfo")) or ""
     for line in text.splitlines():
         if line.startswith("model name"):
@@ -108,11 +108,27 @@ def _cpu_model() -> str:
     return platform.machine()
 
 
+def container_engine() -> str | None:
+    """The container this process runs in, with how it was recognised; None outside one."""
+    engine = next((f"{name} container ({marker})" for name, marker in
+                   (("podman", "/run/.containerenv"), ("docker", "/.dockerenv"))
+                   if os.path.exists(marker)), None)
+    if engine is not None:
+        return engine
+    try:
+        environ = Path("/proc/1/environ").read_bytes().split(b"\0")
+    except OSError:
+        environ = []
+    return next((f"{e[len(b'container='):].decode(errors='replace')} container "
+                 "(container= in /proc/1/environ)"
+                 for e in environ if e.startswith(b"container=")), None)
+
+
 def collect(root: str = SYS_CPU) -> HostFacts:
     cpus = sorted(os.sched_getaffinity(0))
     return HostFacts(cpus=cpus, governors=governors(cpus, root), smt_groups=smt_groups(cpus, root),
                      load_average=os.getloadavg(), kernel=platform.release(),
-                     cpu_model=_cpu_model())
+                     cpu_model=cpu_model())
 
 
 def warnings(facts: HostFacts) -> list[str]:

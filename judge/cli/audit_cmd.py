@@ -22,7 +22,8 @@ def audit_command(
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Run self-timed probes through the grading path; exit 0 only if every probe passes."""
-    from judge.audit import parse_groups, parse_languages, run_audit
+    from judge.audit import GROUPS, parse_groups, parse_languages, run_audit
+    from judge.audit.record import record_outcome
     from judge.audit.report import render
     from judge.languages import time_factors_from_env
     try:
@@ -38,6 +39,8 @@ def audit_command(
                            progress=progress)
     except JudgeError as exc:
         raise fail(str(exc))
+    if not explicit and groups == list(GROUPS):
+        record_outcome(report)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2))
     else:

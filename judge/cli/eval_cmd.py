@@ -28,6 +28,10 @@ EVAL_HELP = (
     "crash) judges only what is missing, and identical programs are judged once. Reports: "
     "OUT/summary.json, OUT/results.jsonl (per sample, per test) and OUT/report.html.\n\n"
     "\b\n" + DATASET_HELP + "\n\n"
+    "Every summary states its provenance: judge and toolchain versions, the host, the "
+    "sandbox's cgroup mode, and the host's `judge audit --quick` outcome, run once per host, "
+    "judge version, sandbox mode and kernel, and kept in the judge's cache. On a host whose "
+    "audit failed, eval refuses to start (exit 2) unless --allow-unaudited.\n\n"
     "Exit status: 0 done, 2 bad input, 3 done but incomplete (samples the judge could not "
     "grade, SE or FAIL, are left out of the metrics and listed), 130 interrupted (rerun to "
     "resume)."
@@ -57,6 +61,9 @@ def eval_command(
     skip_ungradable: bool = typer.Option(False, "--skip-ungradable",
                                          help="Leave code in no language the judge runs out of "
                                               "the metrics instead of counting it as failed."),
+    allow_unaudited: bool = typer.Option(
+        False, "--allow-unaudited", help="Evaluate even on a host whose `judge audit --quick` "
+        "failed, and never start an audit; the summary is then marked UNAUDITED."),
     as_json: bool = typer.Option(False, "--json", help="Print summary.json on stdout instead of tables."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
     slot_base: int = typer.Option(0, "--slot-base", hidden=True,
@@ -83,7 +90,8 @@ def eval_command(
     cfg = EvalConfig(generations=generations, dataset=dataset, jobs=jobs, out=out,
                      standings=standings, ratings=ratings,
                      testlib=str(testlib) if testlib else None, language=lang,
-                     skip_ungradable=skip_ungradable, slot_base=slot_base,
+                     skip_ungradable=skip_ungradable, allow_unaudited=allow_unaudited,
+                     slot_base=slot_base,
                      progress=not no_progress, command=shlex.join(sys.argv))
 
     def warn(message: str) -> None:

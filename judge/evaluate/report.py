@@ -7,14 +7,13 @@ import html
 import json
 import math
 import os
-import platform
 import re
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from judge import JudgeError, __version__
+from judge import JudgeError
 from judge.evaluate.metrics import DEFAULT_KS, SampleResult, summarize
 from judge.evaluate.ratings import contest_rating, mle_rating
 from judge.problems.model import natural_order
@@ -102,16 +101,6 @@ def load_rating_map(path: Path) -> dict[str, float]:
 
 
 # ------------------------------------------------------------------------------ building
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.lower().startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
 
 def _sample_record(s, stored, run_id: int | None) -> dict:
     from judge.evaluate.runner import JUDGE_FAILURES, NO_CODE, SKIPPED, UNGRADABLE
@@ -202,7 +191,8 @@ def _ratings(counts: dict[str, tuple[int, int]], problems: dict, standings: dict
     return out
 
 
-def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, out: Path):
+def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, out: Path,
+          provenance):
     from judge.evaluate.runner import EvalResult, SKIPPED
     from judge.languages import LANGUAGES
     run_id = stats.get("run_id")
@@ -212,7 +202,7 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
 
     results = [SampleResult(r["problem_id"], r["passed"], r["sample_index"], r["language"])
                for r in counted]
-    summary: dict[str, Any] = {"judge_version": __version__, "dataset": spec.label,
+    summary: dict[str, Any] = {"dataset": spec.label,
                                "generations": str(cfg.generations),
                                "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     counts: dict[str, tuple[int, int]] = {}
@@ -267,9 +257,7 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
                      if pid in counts},
         "stop_at_first_failure": True,
     }
-    summary["toolchains"] = {lang: LANGUAGES[lang].toolchain_version for lang in langs}
-    summary["host"] = {"cpu_model": cpu_model(), "cpus": os.cpu_count(), "jobs": stats.get("jobs"),
-                       "platform": platform.platform()}
+    summary["provenance"] = provenance.to_dict()
     wall = stats.get("wall_ms", 0.0)
     judged = stats.get("judged", 0)
     phase_wall = sum(stats.get("phase_wall_ms", {}).values())
@@ -280,9 +268,10 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
         "judging_wall_s": phase_wall / 1e3,
         "samples_per_min": (judged / (phase_wall / 6e4)) if phase_wall > 0 and judged else None,
         "phase_ms": {k: stats.get(k, 0.0) for k in ("grade_ms", "compile_ms", "run_ms", "check_ms")},
-        "slots": stats.get("slots", {}),
+        "slots": stats.get("slots", {}), "jobs": stats.get("jobs"),
     }
     summary.update(_completeness(records))
+    summary["warnings"][:0] = provenance.warnings
 
     out.mkdir(parents=True, exist_ok=True)
     _atomic_write(out / "results.jsonl", "".join(json.dumps(r) + "\n" for r in records))
@@ -326,6 +315,15 @@ def _atomic_write(path: Path, text: str) -> None:
 
 def _fmt(x: float | None, digits: int = 3) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
+
+
+def provenance_line(p: dict) -> str:
+    sandbox, audit = p["sandbox"], p["audit"]
+    when = audit.get("outcome", {}).get("created")
+    return (f"judge {p['judge_version']} · cgroup {sandbox['cgroup']}, {sandbox['uid_mode']}"
+            f"{', root' if sandbox['root'] else ''} · kernel {p['host']['kernel']}"
+            f"{' · ' + p['host']['container'] if p['host']['container'] else ''} · "
+            f"audit {audit['status']}" + (f" ({when})" if when else ""))
 
 
 def render_terminal(summary: dict, console, out: Path | None = None) -> None:
@@ -377,8 +375,9 @@ def render_terminal(summary: dict, console, out: Path | None = None) -> None:
     console.print(f"{run['samples']} rows, {run['unique_programs']} distinct programs: judged "
                   f"{run['judged_now']} now (+{run['reruns_now']} re-runs), {run['from_store']} "
                   f"from the store; {len(summary['skipped'])} row(s) skipped; wall {run['wall_s']:.1f} s")
+    console.print(provenance_line(summary["provenance"]), highlight=False)
     for w in summary.get("warnings", []):
-        style = "red bold" if w.startswith("INCOMPLETE") else "yellow"
+        style = "red bold" if w.startswith(("INCOMPLETE", "UNAUDITED")) else "yellow"
         console.print(f"[{style}]warning:[/] {w}", markup=True, highlight=False)
     if out is not None:
         console.print(f"reports: {out / 'summary.json'}, {out / 'results.jsonl'}, {out / 'report.html'}")
@@ -639,17 +638,19 @@ def render_html(summary: dict, records: list[dict]) -> str:
     skipped = "".join(f"<tr><td>{_e(s['row'])}</td><td>{_e(s['problem_id'])}</td>"
                       f"<td style='text-align:left'>{_e(s['reason'])}</td></tr>"
                       for s in summary.get("skipped", []))
-    host = summary.get("host", {})
+    provenance = summary["provenance"]
+    host = provenance["host"]
     tool = "".join(f"<tr><td>{_e(k)}</td><td style='text-align:left'>{_e(v)}</td></tr>"
-                   for k, v in summary.get("toolchains", {}).items())
+                   for k, v in provenance["toolchains"].items())
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>judge eval report</title><style>{_CSS}</style></head>
 <body>
 <header><h1>judge eval report</h1>
-<p>{_e(summary['dataset'])} · {_e(summary['generations'])} · judge {_e(summary['judge_version'])}
- · {_e(host.get('cpu_model', ''))} · {_e(summary['created'])}</p></header>
+<p>{_e(summary['dataset'])} · {_e(summary['generations'])} · {_e(summary['created'])}</p>
+<p class="{'muted' if provenance['trusted'] else 'warning'}">{_e(provenance_line(provenance))}
+ · {_e(host['cpu_model'])}</p></header>
 <main>
 {''.join(f'<p class="warning"><b>{_e(w)}</b></p>' for w in summary.get("warnings", []))}
 <div id="js-errors"></div>
@@ -669,7 +670,7 @@ per-sample-index accuracy across sample indices.</p></section>
 <section><h2>Run</h2><table><tbody>
 <tr><td>judged now / from store</td><td>{summary['run']['judged_now']} / {summary['run']['from_store']}</td></tr>
 <tr><td>wall time</td><td>{summary['run']['wall_s']:.1f} s</td></tr>
-<tr><td>jobs (cores)</td><td>{_e(host.get('jobs'))} ({_e(host.get('cpus'))})</td></tr>
+<tr><td>jobs (cores)</td><td>{_e(summary['run']['jobs'])} ({_e(host['cpus'])})</td></tr>
 </tbody></table><h2 style="margin-top:12px">Toolchains</h2><table><tbody>{tool}</tbody></table>
 {('<h2 style="margin-top:12px">Skipped rows</h2><table><thead><tr><th>row</th><th>problem</th><th>reason</th></tr></thead><tbody>' + skipped + '</tbody></table>') if skipped else ''}
 </section></div>
@@ -682,4 +683,4 @@ per-sample-index accuracy across sample indices.</p></section>
 
 
 __all__ = ["build", "render_terminal", "render_html", "load_standings", "load_rating_map",
-           "VERDICT_ORDER", "VERDICT_COLORS", "cpu_model"]
+           "VERDICT_ORDER", "VERDICT_COLORS", "provenance_line"]

@@ -31,6 +31,7 @@ from typing import Callable
 from judge import JudgeError, __version__
 from judge.evaluate.extract import extract_code, language_from_tag
 from judge.evaluate.generations import Generation, read_generations
+from judge.evaluate.provenance import establish
 from judge.evaluate.store import JudgmentKey, Store, sha256
 from judge.functional import check_tests, function_name, harness_id, is_functional
 from judge.problems.model import Problem
@@ -350,6 +351,7 @@ class EvalConfig:
     testlib: str | None = None
     language: str | None = None           # of rows whose block has no language tag
     skip_ungradable: bool = False
+    allow_unaudited: bool = False         # evaluate on a host whose audit failed or never ran
     slot_base: int = 0
     progress: bool = True
     command: str = ""
@@ -500,6 +502,8 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise JudgeError(f"cannot create the output directory {out}: {exc.strerror or exc}") from None
+    provenance = establish(sorted({s.language for s in samples if s.jk is not None}),
+                           cfg.slot_base, cfg.allow_unaudited, warn)
     store = Store(out / STORE_NAME)
     stats: dict = {"cached": 0}
     previous_handler = None
@@ -533,7 +537,8 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         store.close()
     stats["wall_ms"] = (time.monotonic() - wall_started) * 1e3
     stats["jobs"] = jobs
-    return report.build(cfg, spec, samples, final, stats, standings, rating_map, out)
+    return report.build(cfg, spec, samples, final, stats, standings, rating_map, out,
+                        provenance)
 
 
 __all__ = ["evaluate", "EvalConfig", "EvalResult", "EvalInterrupted", "needs_rerun",
