@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -17,6 +18,7 @@ import judge
 from conftest import HOST_CGROUP_MODES, TIME_SCALE, scaled
 from judge import JudgeError
 from judge.evaluate.generations import read_generations
+from judge.evaluate.report import render_html
 from judge.evaluate.ratings import contest_rating, mle_rating, problem_score
 from judge.evaluate.runner import needs_rerun
 from judge.problems.source import parse_dataset
@@ -26,6 +28,8 @@ from judge.problems.model import TestCase as Case
 ROOT = Path(__file__).resolve().parent.parent
 PACK_SRC = ROOT / "judge" / "problems" / "pack_src"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PROGRESS_LINE = re.compile(r"judging \(\d slots?\): \d+/\d+ samples \(\d+%\), [\d.]+/min, "
+                           r"elapsed \d+:\d\d:\d\d, ETA (\d+:\d\d:\d\d|\?)")
 SLOT_BASE = "620"   # away from the sandbox suites' slots and from default evals
 
 
@@ -295,6 +299,36 @@ def test_html_report_renders_in_chromium(e2e, tmp_path):
     assert dom.count('class="dot"') == 5           # every judged sample (not the no-code one)
 
 
+def test_matrix_tooltips_name_the_deciding_test(e2e, tmp_path):
+    dom = chromium_dom(e2e["out"] / "report.html", tmp_path)
+    tips = re.findall(r'class="cell"><title>([^<]*)</title>', dom)
+    assert len(tips) == 7
+    wrong = next(t for t in tips if ": WA" in t.splitlines()[0])
+    assert re.search(r"test \d+: WA, \d+ ms CPU of \d+, [\d.]+ MB", wrong), wrong
+    assert "expected" in wrong            # the checker's message
+    assert any(re.search(r"\d+ tests, max \d+ ms CPU of \d+", t) for t in tips if ": AC" in t)
+    assert any("unknown language" in t for t in tips if ": UNGRADABLE" in t)
+
+
+def test_hostile_text_in_the_report_stays_text(e2e, tmp_path):
+    """A checker message or reason is the submission's (or the dataset's) text: one that tries to
+    close the data block and run a script only ever shows up as text in a tooltip."""
+    payload = "</script><script>document.title='pwned'</script><!-- <script> &amp;"
+    summary = json.loads((e2e["out"] / "summary.json").read_text())
+    records = [json.loads(x) for x in (e2e["out"] / "results.jsonl").read_text().splitlines()]
+    for r in records:
+        r["reason"] = payload
+        for t in r.get("tests", []):
+            t["checker_message"] = payload
+    page = tmp_path / "hostile.html"
+    page.write_text(render_html(summary, records))
+    assert "</script><script>document" not in page.read_text()
+    dom = chromium_dom(page, tmp_path)
+    assert "JS-ERROR" not in dom and "pwned" not in dom.split("<body")[0]
+    assert 'data-charts="4"' in dom
+    assert "&lt;/script&gt;&lt;script&gt;document.title='pwned'" in dom
+
+
 def test_html_report_errors_are_visible(e2e, tmp_path):
     """The marker the check above relies on does appear when the page's script fails."""
     broken = tmp_path / "broken.html"
@@ -339,8 +373,13 @@ def test_livecodebench_functional_and_stdin(tmp_path, audited_host):
     ])
     out = judge_cli("eval", str(gens), "--dataset", f"livecodebench:{data}?start=2024-08-01&end=2025-02-28",
                     "--out", str(tmp_path / "out"), "--jobs", "2", "--slot-base", SLOT_BASE,
-                    "--no-progress", "--json")
+                    "--progress-interval", "0.2", "--json")
     assert out.returncode == 0, out.stderr
+    # stderr is a log here: plain progress lines, and nothing drawn by `datasets` loading the
+    # problems (its bars used to leak onto it).
+    lines = out.stderr.strip().splitlines()
+    assert lines and all(PROGRESS_LINE.fullmatch(line) for line in lines), out.stderr
+    assert lines[-1].startswith("judging (2 slots): 3/3 samples (100%)")
     summary = json.loads(out.stdout)
     # C++ for a functional (Python-only) problem is the model's failed sample, not a skip.
     assert {p: (d["n"], d["c"]) for p, d in summary["problems"].items()} == {

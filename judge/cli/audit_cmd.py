@@ -5,10 +5,10 @@ import json
 from typing import Optional
 
 import typer
-from rich.console import Console
 
 from judge import JudgeError
 from judge.cli import app, fail
+from judge.cli.console import stderr_console, stdout_console
 
 
 @app.command("audit")
@@ -32,7 +32,7 @@ def audit_command(
         groups = parse_groups(only)
     except JudgeError as exc:
         raise fail(str(exc))
-    errors = Console(stderr=True)
+    errors = stderr_console()
     progress = None if as_json else (lambda message: errors.print(f"[dim]… {message}[/]"))
     try:
         report = run_audit(languages, explicit=explicit, quick=quick, groups=groups, cpu=cpu,
@@ -44,5 +44,5 @@ def audit_command(
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2))
     else:
-        render(report, Console())
+        render(report, stdout_console())
     raise typer.Exit(0 if report.ok else 1)

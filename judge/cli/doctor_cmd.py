@@ -4,10 +4,10 @@ from __future__ import annotations
 import json
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from judge.cli import app
+from judge.cli.console import stderr_console, stdout_console
 
 
 @app.command("doctor")
@@ -25,8 +25,8 @@ def doctor(as_json: bool = typer.Option(False, "--json", help="Print the checks 
         for c in checks:
             mark = "[green]yes[/]" if c.ok else ("[red]NO[/]" if c.required else "[yellow]no[/]")
             table.add_row(c.name, mark, c.detail, "" if c.ok else c.without)
-        Console().print(table)
+        stdout_console().print(table)
         if broken:
-            Console(stderr=True).print(
+            stderr_console().print(
                 f"[red]the sandbox cannot run here: {', '.join(c.name for c in broken)}[/]")
     raise typer.Exit(1 if broken else 0)

@@ -10,6 +10,8 @@ from typing import Optional
 import typer
 
 from judge.cli import app, fail
+from judge.cli.console import stderr_console, stdout_console
+from judge.evaluate.progress import DEFAULT_INTERVAL_S
 from judge.problems.source import DATASET_HELP
 
 INCOMPLETE_EXIT = 3
@@ -65,19 +67,24 @@ def eval_command(
         False, "--allow-unaudited", help="Evaluate even on a host whose `judge audit --quick` "
         "failed, and never start an audit; the summary is then marked UNAUDITED."),
     as_json: bool = typer.Option(False, "--json", help="Print summary.json on stdout instead of tables."),
-    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar or lines."),
+    progress_interval: float = typer.Option(
+        DEFAULT_INTERVAL_S, "--progress-interval", metavar="SECONDS",
+        help="When stderr is not a terminal (a log, CI), a progress line every SECONDS instead "
+             "of a bar."),
     slot_base: int = typer.Option(0, "--slot-base", hidden=True,
                                   help="First sandbox slot number (to keep concurrent evals apart)."),
 ) -> None:
-    from rich.console import Console
 
     from judge import JudgeError
     from judge.evaluate.report import render_terminal
     from judge.evaluate.runner import EvalConfig, EvalInterrupted, evaluate
 
-    err = Console(stderr=True)
+    err = stderr_console()
     if jobs is not None and jobs < 1:
         raise fail(f"--jobs must be at least 1, got {jobs}")
+    if not progress_interval > 0:
+        raise fail(f"--progress-interval must be a positive number of seconds, got {progress_interval:g}")
     if slot_base < 0:
         raise fail("--slot-base must be >= 0")
     if lang is not None:
@@ -92,7 +99,8 @@ def eval_command(
                      testlib=str(testlib) if testlib else None, language=lang,
                      skip_ungradable=skip_ungradable, allow_unaudited=allow_unaudited,
                      slot_base=slot_base,
-                     progress=not no_progress, command=shlex.join(sys.argv))
+                     progress=not no_progress, progress_interval_s=progress_interval,
+                     command=shlex.join(sys.argv))
 
     def warn(message: str) -> None:
         err.print(f"[yellow]warning:[/] {message}", markup=True, highlight=False, soft_wrap=True)
@@ -108,6 +116,6 @@ def eval_command(
     if as_json:
         typer.echo(json.dumps(result.summary, indent=2))
     else:
-        render_terminal(result.summary, Console(), result.out)
+        render_terminal(result.summary, stdout_console(), result.out)
     if not result.summary["complete"]:
         raise typer.Exit(INCOMPLETE_EXIT)

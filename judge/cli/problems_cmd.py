@@ -8,6 +8,7 @@ import typer
 
 from judge import JudgeError
 from judge.cli import app, fail
+from judge.cli.console import prose_width, stdout_console
 from judge.problems.model import Problem
 
 problems_app = typer.Typer(no_args_is_help=True, help="List and show problems (the embedded "
@@ -56,7 +57,6 @@ def list_cmd(dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help
     if as_json:
         typer.echo(json.dumps([_summary(p) for p in problems], indent=2))
         return
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title=f"{len(problems)} problems ({dataset or 'embedded pack'})")
@@ -69,7 +69,7 @@ def list_cmd(dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help
     for p in problems:
         table.add_row(p.id, p.title, f"{p.time_limit_ms} ms", f"{p.memory_limit_mb} MB",
                       checker_label(p), str(len(p.tests)))
-    Console().print(table)
+    stdout_console().print(table)
 
 
 @problems_app.command("show")
@@ -95,12 +95,11 @@ def show_cmd(problem_id: str = typer.Argument(..., metavar="ID",
             "output": first.output.decode("utf-8", errors="replace")}
         typer.echo(json.dumps(info, indent=2))
         return
-    from rich.console import Console
     from rich.markdown import Markdown
     from rich.panel import Panel
     from rich.text import Text
 
-    console = Console()
+    console = stdout_console()
     header = Text()
     header.append(p.id, style="bold")
     header.append(f"  {p.title}\n")
@@ -108,7 +107,7 @@ def show_cmd(problem_id: str = typer.Argument(..., metavar="ID",
                   f"checker {checker_label(p)} · {len(p.tests)} tests"
                   + (f" · rating {p.rating}" if p.rating else ""))
     console.print(Panel(header, expand=False))
-    console.print(Markdown(p.statement))
+    console.print(Markdown(p.statement), width=prose_width(console))
     if first is not None:
         console.print(Panel(Text(_text(first.input)), title="test 1: input", expand=False))
         console.print(Panel(Text(_text(first.output)), title="test 1: expected output",

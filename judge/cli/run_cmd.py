@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from judge.cli import app, fail
+from judge.cli.console import stdout_console
 from judge.cli.problems_cmd import DATASET_HELP
 
 VERDICT_STYLE = {"AC": "green", "WA": "red", "PE": "red", "TLE": "yellow", "MLE": "yellow",
@@ -69,5 +70,5 @@ def run_command(
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:
-        render(result, Console())
+        render(result, stdout_console())
     raise typer.Exit(0 if result.verdict == "AC" else 1)

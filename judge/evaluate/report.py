@@ -329,8 +329,9 @@ def provenance_line(p: dict) -> str:
 def render_terminal(summary: dict, console, out: Path | None = None) -> None:
     from rich.table import Table
     ks = list(summary.get("pass_at_k", {}))[:5]
-    table = Table(title=f"judge eval: {summary['num_samples']} samples, "
-                        f"{summary['num_problems']} problems ({summary['dataset']})"
+    samples, problems = summary["num_samples"], summary["num_problems"]
+    table = Table(title=f"judge eval: {samples} sample{'s' * (samples != 1)}, "
+                        f"{problems} problem{'s' * (problems != 1)} ({summary['dataset']})"
                         + ("" if summary.get("complete", True) else " — INCOMPLETE"))
     table.add_column("language")
     for col in ("samples", "problems", "avg@n", *[f"pass@{k}" for k in ks], "std", "stderr"):
@@ -466,7 +467,7 @@ _JS = r"""
       var r = el('rect', {x: left + m[1] * cell + 1, y: top + m[0] * rowH + 1,
                           width: cell - 2, height: rowH - 2, rx: 2, fill: color(m[2]),
                           'class': 'cell'}, s);
-      tip(r, P[m[0]] + ' sample ' + m[1] + ' (' + m[3] + '): ' + m[2]);
+      tip(r, P[m[0]] + ' sample ' + m[1] + ' (' + m[3] + '): ' + m[2] + (m[4] ? '\n' + m[4] : ''));
     });
     legend('plot-matrix', D.verdicts.map(function (v) { return [v, color(v)]; }));
     drawn++;
@@ -581,6 +582,41 @@ _JS = r"""
 """
 
 
+DETAIL_CHARS = 300
+
+
+def _clip(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= DETAIL_CHARS else text[:DETAIL_CHARS - 1] + "…"
+
+
+def cell_detail(r: dict) -> str:
+    """What a matrix cell's tooltip says beyond the verdict: why the judge gave no figures, the
+    compiler's first words, or the deciding test with its checker message, CPU time and memory."""
+    lines = []
+    if r.get("reason"):
+        lines.append(_clip(r["reason"]))
+    compile_ = r.get("compile") or {}
+    if compile_.get("status") not in (None, "OK"):
+        lines.append(_clip(f"compile {compile_['status']}: {compile_.get('log', '')}"))
+    tests = r.get("tests") or []
+    failing = next((t for t in tests if t.get("verdict") != "AC"), None)
+    if failing is not None:
+        ended = (f", signal {failing['signal']}" if failing.get("signal") else
+                 f", exit code {failing['exit_code']}" if failing.get("exit_code") else "")
+        lines.append(f"test {failing['index']}: {failing['verdict']}, "
+                     f"{failing['cpu_time_ms']:.0f} ms CPU of {r.get('time_limit_ms')}, "
+                     f"{failing['memory_kb'] / 1024:.1f} MB{ended}")
+        if failing.get("checker_message"):
+            lines.append(_clip(failing["checker_message"]))
+    elif tests:
+        lines.append(f"{len(tests)} tests, max {r['max_cpu_time_ms']:.0f} ms CPU of "
+                     f"{r.get('time_limit_ms')}, {r['max_memory_kb'] / 1024:.1f} MB")
+    if r.get("first_verdict") and r["first_verdict"] != r["verdict"]:
+        lines.append(f"{r['first_verdict']} before its re-run alone")
+    return "\n".join(lines)
+
+
 def _report_data(summary: dict, records: list[dict]) -> dict:
     counted = [r for r in records if r.get("counted")]
     problems = sorted({r["problem_id"] for r in counted}, key=natural_order)
@@ -589,7 +625,7 @@ def _report_data(summary: dict, records: list[dict]) -> dict:
     cells, cpu = [], []
     for r in counted:
         p = pindex[r["problem_id"]]
-        cells.append([p, r["sample_index"], r["verdict"], r["language"] or "?"])
+        cells.append([p, r["sample_index"], r["verdict"], r["language"] or "?", cell_detail(r)])
         limit = r.get("time_limit_ms")
         if r.get("tests") and limit:
             cpu.append([p, r["sample_index"], round(r["max_cpu_time_ms"] / limit, 4), r["verdict"],
@@ -610,7 +646,10 @@ def _e(x: Any) -> str:
 
 
 def render_html(summary: dict, records: list[dict]) -> str:
-    data = json.dumps(_report_data(summary, records)).replace("</", "<\\/")
+    # No "<", ">" or "&" reaches the page raw: a checker message or a row's reason holding
+    # "</script>" or "<!--" cannot end the data block or change how the parser reads it.
+    data = (json.dumps(_report_data(summary, records))
+            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
     ks = list(summary.get("pass_at_k", {}))
     rows = []
     if summary["num_samples"]:

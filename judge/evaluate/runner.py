@@ -31,6 +31,7 @@ from typing import Callable
 from judge import JudgeError, __version__
 from judge.evaluate.extract import extract_code, language_from_tag
 from judge.evaluate.generations import Generation, read_generations
+from judge.evaluate.progress import DEFAULT_INTERVAL_S, EvalProgress
 from judge.evaluate.provenance import establish
 from judge.evaluate.store import JudgmentKey, Store, sha256
 from judge.functional import check_tests, function_name, harness_id, is_functional
@@ -354,6 +355,7 @@ class EvalConfig:
     allow_unaudited: bool = False         # evaluate on a host whose audit failed or never ran
     slot_base: int = 0
     progress: bool = True
+    progress_interval_s: float = DEFAULT_INTERVAL_S   # between plain lines when not a terminal
     command: str = ""
 
 
@@ -374,42 +376,8 @@ def _suspicious(record: dict) -> bool:
                for t in record.get("tests", []))
 
 
-class _Progress:
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self._progress = None
-
-    def __enter__(self):
-        if self.enabled:
-            from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn, TimeRemainingColumn)
-            self._progress = Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TextColumn("{task.fields[rate]}"), TextColumn("elapsed"), TimeElapsedColumn(),
-                TextColumn("ETA"), TimeRemainingColumn(),
-                console=Console(stderr=True), transient=False)
-            self._progress.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        if self._progress is not None:
-            self._progress.__exit__(*exc)
-
-    def task(self, description: str, total: int):
-        if self._progress is None:
-            return None
-        return self._progress.add_task(description, total=total, rate="")
-
-    def advance(self, task, done: int, started: float) -> None:
-        if self._progress is None or task is None:
-            return
-        elapsed = max(time.monotonic() - started, 1e-6)
-        self._progress.update(task, advance=1, rate=f"{done / elapsed * 60:.1f}/min")
-
-
 def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig, cpus: list[int],
-               phase: str, progress: _Progress, stats: dict,
+               phase: str, progress: EvalProgress, stats: dict,
                previous: dict[str, str] | None = None) -> dict[str, dict]:
     """Judges `tasks` on `jobs` slots, storing each result as it arrives. Returns key -> record."""
     done: dict[str, dict] = {}
@@ -417,7 +385,7 @@ def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig, cpus
         return done
     jobs = max(1, min(jobs, len(tasks)))
     label = "judging" if phase == "parallel" else "re-running TLEs alone"
-    bar = progress.task(f"{label} ({jobs} slot{'s' if jobs > 1 else ''})", len(tasks))
+    bar = progress.phase(f"{label} ({jobs} slot{'s' if jobs > 1 else ''})", len(tasks))
     pool = Pool(tasks, jobs, cpus if phase == "parallel" else cpus[:1], cfg.slot_base, cfg.testlib)
     started = time.monotonic()
     pool.start()
@@ -427,6 +395,7 @@ def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig, cpus
             try:
                 out = pool.results.get(timeout=0.25)
             except queue.Empty:
+                bar.tick()
                 continue
             if out is None:
                 finished_workers += 1
@@ -448,7 +417,7 @@ def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig, cpus
                 stats[k] = stats.get(k, 0.0) + v
             stats["judged"] = stats.get("judged", 0) + 1
             stats[f"judged_{phase}"] = stats.get(f"judged_{phase}", 0) + 1
-            progress.advance(bar, len(done), started)
+            bar.advance()
     except KeyboardInterrupt:
         pool.stop.set()
         # Results finishing now may come from programs or supervisors hit by the same Ctrl-C:
@@ -523,7 +492,7 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         stats["cached"] = sum(1 for k in unique if k in stored and stored[k].state == "final")
         stats["unique_programs"] = len(unique)
         stats["samples"] = len(samples)
-        with _Progress(cfg.progress) as progress:
+        with EvalProgress(cfg.progress, cfg.progress_interval_s) as progress:
             first = _run_phase(store, todo, jobs, cfg, cpus, "parallel", progress, stats)
             again = [unique[k] for k, v in first.items() if v["state"] == "provisional"] + carried
             previous = {k: v["record"]["verdict"] for k, v in first.items()}

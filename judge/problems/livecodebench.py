@@ -55,6 +55,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from judge import JudgeError
 from judge.cache import datasets_cache_dir
+from judge.problems.hub import import_datasets
 from judge.problems.model import Problem, TestCase
 
 HUB_ID = "livecodebench/code_generation_lite"
@@ -80,10 +81,7 @@ def load_rows(builder: str | None, data_files: list[str], *, what: str, cache_di
               ) -> Iterator[dict]:
     """Rows of ``data_files`` read by ``datasets.load_dataset`` (or of a hub dataset when
     ``hub_id`` is given and ``builder`` is None). Every failure is a JudgeError naming ``what``."""
-    try:
-        import datasets
-    except ImportError as e:  # pragma: no cover - datasets is a dependency
-        raise JudgeError(f"{what}: the 'datasets' library is not installed ({e})") from None
+    datasets = import_datasets(what)
     if cache_dir is None:
         cache_dir = datasets_cache_dir()
     try:

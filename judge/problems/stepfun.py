@@ -31,6 +31,7 @@ from typing import Any, Iterable
 
 from judge import JudgeError
 from judge.cache import datasets_cache_dir
+from judge.problems.hub import import_datasets
 from judge.problems.model import Problem, TestCase
 
 HUB_ID = "stepfun-ai/CF-Div2-Stepfun"
@@ -60,29 +61,9 @@ def _builder_for(path: Path) -> str | None:
     return None
 
 
-def _quiet_datasets() -> None:
-    """Keeps `datasets` from drawing progress bars and warnings over the judge's own output."""
-    try:
-        import datasets
-
-        datasets.disable_progress_bars()
-        datasets.logging.set_verbosity_error()
-    except Exception:  # pragma: no cover - cosmetic only
-        pass
-
-
-def _import_datasets():
-    try:
-        import datasets  # noqa: F401
-    except ImportError as exc:  # pragma: no cover - datasets is a dependency
-        raise JudgeError(f"the `datasets` library is needed to load problems ({exc})") from None
-    _quiet_datasets()
-    return datasets
-
-
 def _load_local(path: Path):
     """Loads a local file or directory as one `datasets.Dataset`."""
-    datasets = _import_datasets()
+    datasets = import_datasets("stepfun")
     if path.is_dir():
         files = sorted(p for p in path.rglob("*") if p.is_file() and _builder_for(p))
         if not files:
@@ -119,7 +100,7 @@ def _hub_reachable(host: str = "huggingface.co", timeout: float = 3.0) -> bool:
 
 def _load_hub(hub_id: str, config: str | None, split: str):
     """Loads from the hub; when the hub is unreachable, from the local HF cache only (fast)."""
-    datasets = _import_datasets()
+    datasets = import_datasets("stepfun")
     offline = bool(datasets.config.HF_HUB_OFFLINE)
     patched = []
     if not offline and not _hub_reachable():
