@@ -203,7 +203,9 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
     results = [SampleResult(r["problem_id"], r["passed"], r["sample_index"], r["language"])
                for r in counted]
     summary: dict[str, Any] = {"dataset": spec.label,
-                               "generations": str(cfg.generations),
+                               "generations": (str(cfg.generations)
+                                               if isinstance(cfg.generations, (str, Path))
+                                               else f"{len(samples)} rows in memory"),
                                "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     counts: dict[str, tuple[int, int]] = {}
     if results:

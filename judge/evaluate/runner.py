@@ -26,7 +26,7 @@ import traceback
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from judge import JudgeError, __version__
 from judge.evaluate.extract import extract_code, language_from_tag
@@ -343,7 +343,7 @@ class EvalInterrupted(Exception):
 
 @dataclass
 class EvalConfig:
-    generations: Path
+    generations: Path | Sequence[Generation]    # a JSONL/parquet file, or rows already read
     dataset: str | None = None
     jobs: int | None = None
     out: Path = Path("judge-eval-out")
@@ -457,7 +457,8 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         raise JudgeError(f"--jobs must be at least 1, got {jobs}")
     standings = report.load_standings(cfg.standings) if cfg.standings else None
     rating_map = report.load_rating_map(cfg.ratings) if cfg.ratings else None
-    generations = read_generations(cfg.generations)
+    generations = (read_generations(cfg.generations)
+                   if isinstance(cfg.generations, (str, Path)) else list(cfg.generations))
     spec = parse_dataset(cfg.dataset)
     source = ProblemSource(spec)
     samples = prepare_samples(generations, source, default_language=cfg.language,

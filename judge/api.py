@@ -1,0 +1,203 @@
+"""The judge as a library, for evaluators and RL pipelines that embed it.
+
+    from judge import api
+    problem = api.load_problem("2020A")                       # or api.load_problems(dataset)
+    code = api.extract_code(model_text)                       # the last fenced block, or None
+    result = api.grade(code.code, code.language or "python", problem)
+    result.verdict, result.max_cpu_time_ms                    # "AC", 41.2
+    summary = api.evaluate(rows, dataset="livecodebench:lcb_dir").summary
+
+Thread safety: every function here may be called from any number of threads at once. Each
+`grade` call grades on a slot (a sandbox uid pinned to one CPU) no other call of this process
+holds, and at most one call per usable CPU runs at a time; the others wait for a slot, so timing
+stays exact under concurrency. `grade_async` and `evaluate_async` run the same calls in a worker
+thread for asyncio code. A `Grader` (re-exported here) is the faster way to grade many
+submissions from one thread: it keeps its sandboxes warm, and it belongs to the thread that
+created it (any other thread that uses it gets a JudgeError).
+
+Every failure of the caller's input is a JudgeError with one clear message; a verdict is never
+an exception."""
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping
+
+from judge import JudgeError
+from judge.evaluate import extract
+from judge.evaluate.generations import Generation, parse_row
+from judge.evaluate.runner import EvalConfig, EvalResult, host_cpus
+from judge.evaluate.runner import evaluate as run_evaluation
+from judge.functional import is_functional, wrap_source
+from judge.grade import GradeResult, Grader, TestResult
+from judge.languages import Language
+from judge.problems.model import Problem, TestCase
+from judge.problems.source import ProblemSource, open_source
+
+# Slot numbers (sandbox uids) of library calls: away from `judge eval`'s default slots (0..),
+# the audit's (700) and the test suite's (620.., 1000..).
+GRADE_SLOT_BASE = 400
+EVALUATE_SLOT_BASE = 440
+EVALUATE_SLOTS = 160
+
+
+class _SlotRange:
+    """Slots ``base .. base+size-1`` handed to concurrent calls of this process: each call
+    holds a run of consecutive slots no other call holds, and waits while none is free."""
+
+    def __init__(self, base: int, size: int) -> None:
+        self.base, self.size = base, size
+        self._held: set[int] = set()
+        self._free = threading.Condition()
+
+    def _find(self, count: int) -> int | None:
+        for first in range(self.base, self.base + self.size - count + 1):
+            if not self._held.intersection(range(first, first + count)):
+                return first
+        return None
+
+    @contextmanager
+    def hold(self, count: int) -> Iterator[int]:
+        if not 1 <= count <= self.size:
+            raise JudgeError(f"between 1 and {self.size} slots can run at once here, not {count}")
+        with self._free:
+            self._free.wait_for(lambda: self._find(count) is not None)
+            first = self._find(count)
+            assert first is not None
+            self._held.update(range(first, first + count))
+        try:
+            yield first
+        finally:
+            with self._free:
+                self._held.difference_update(range(first, first + count))
+                self._free.notify_all()
+
+
+_grade_slots = _SlotRange(GRADE_SLOT_BASE, len(host_cpus()))
+_evaluate_slots = _SlotRange(EVALUATE_SLOT_BASE, EVALUATE_SLOTS)
+_sources: dict[str | None, ProblemSource] = {}
+_sources_lock = threading.Lock()
+
+
+def _source(dataset: str | None) -> ProblemSource:
+    with _sources_lock:
+        if dataset not in _sources:
+            _sources[dataset] = open_source(dataset)
+        return _sources[dataset]
+
+
+# -- problems ------------------------------------------------------------------------------------
+
+def load_problems(dataset: str | None = None) -> list[Problem]:
+    """Every problem of a dataset (the `--dataset` syntax of the CLI; None: the embedded pack)."""
+    return _source(dataset).list()
+
+
+def load_problem(problem_id: str, dataset: str | None = None) -> Problem:
+    """One problem by id, as `judge run --dataset` finds it ("2020A" or "codeforces/2020A")."""
+    return _source(dataset).get(problem_id)
+
+
+# -- code ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ExtractedCode:
+    code: str
+    tag: str | None          # the fence's info string's first word, as written
+    language: str | None     # the judge's name for it ("cpp", "python", ...); None if unknown
+
+
+def extract_code(completion: str) -> ExtractedCode | None:
+    """The code `judge eval` grades for a model's text: its last non-empty fenced block."""
+    block = extract.extract_code(completion)
+    if block is None:
+        return None
+    return ExtractedCode(block.code, block.tag, extract.language_from_tag(block.tag))
+
+
+def functional_program(code: str, problem: Problem, language: str = "python") -> str:
+    """The program that runs for ``code`` on a functional (LeetCode-style) problem: the
+    LiveCodeBench-exact harness holding it. ``grade`` adds it itself; this shows what runs."""
+    if not is_functional(problem):
+        raise JudgeError(f"{problem.id} is not a functional problem: its programs read stdin")
+    return wrap_source(code, problem, language)
+
+
+# -- grading -------------------------------------------------------------------------------------
+
+def grade(code: str, language: Language | str, problem: Problem | str, *,
+          dataset: str | None = None, all_tests: bool = False,
+          testlib: str | None = None) -> GradeResult:
+    """Grades one submission (as written; for a functional problem the class or function) on
+    ``problem`` (a Problem, or an id looked up in ``dataset``): compile, run every test in order
+    under its limits, check, and stop at the first failing test unless ``all_tests``."""
+    task = load_problem(problem, dataset) if isinstance(problem, str) else problem
+    cpus = host_cpus()
+    with _grade_slots.hold(1) as slot:
+        with Grader(slot=slot, cpu=cpus[(slot - GRADE_SLOT_BASE) % len(cpus)],
+                    testlib=testlib) as grader:
+            return grader.grade(code, language, task, all_tests=all_tests)
+
+
+async def grade_async(code: str, language: Language | str, problem: Problem | str,
+                      **options: Any) -> GradeResult:
+    """``grade`` for asyncio code: runs in a worker thread, so the event loop never blocks on
+    a run. Options as for ``grade``."""
+    return await asyncio.to_thread(grade, code, language, problem, **options)
+
+
+# -- evaluating ----------------------------------------------------------------------------------
+
+def _generation(row: Generation | Mapping[str, Any], number: int) -> Generation:
+    if isinstance(row, Generation):
+        return row
+    return parse_row(dict(row), f"sample {number}", number)
+
+
+def evaluate(samples: Iterable[Generation | Mapping[str, Any]], dataset: str | None = None, *,
+             jobs: int | None = None, out: str | Path | None = None, language: str | None = None,
+             skip_ungradable: bool = False, testlib: str | None = None,
+             allow_unaudited: bool = False,
+             warn: Callable[[str], None] = lambda message: None) -> EvalResult:
+    """`judge eval` on rows in memory: each a mapping with `judge eval`'s JSONL fields
+    (`problem_id`, `completion` or `code`, optional `language` and `sample_index`) or a
+    Generation. Returns the summary (`.summary`, summary.json's content) and the per-sample
+    records (`.samples`). With ``out`` the results are kept there (and a second call with the
+    same rows judges nothing again); without it they live in a temporary directory removed on
+    return. Raises JudgeError for bad rows, a broken checker, or a host whose audit failed
+    (unless ``allow_unaudited``)."""
+    rows = [_generation(row, number) for number, row in enumerate(samples, start=1)]
+    if not rows:
+        raise JudgeError("no samples to evaluate")
+    count = jobs if jobs is not None else len(host_cpus())
+    with _evaluate_slots.hold(count) as slot_base, _out_dir(out) as directory:
+        return run_evaluation(EvalConfig(
+            generations=rows, dataset=dataset, jobs=count, out=directory, language=language,
+            skip_ungradable=skip_ungradable, testlib=testlib, allow_unaudited=allow_unaudited,
+            slot_base=slot_base, progress=False, command="judge.api.evaluate"), warn=warn)
+
+
+async def evaluate_async(samples: Iterable[Generation | Mapping[str, Any]],
+                         dataset: str | None = None, **options: Any) -> EvalResult:
+    """``evaluate`` for asyncio code, in a worker thread."""
+    rows = list(samples)
+    return await asyncio.to_thread(evaluate, rows, dataset, **options)
+
+
+@contextmanager
+def _out_dir(out: str | Path | None) -> Iterator[Path]:
+    if out is not None:
+        yield Path(out)
+        return
+    with tempfile.TemporaryDirectory(prefix="judge-api-eval-") as directory:
+        yield Path(directory)
+
+
+__all__ = ["load_problems", "load_problem", "extract_code", "ExtractedCode",
+           "functional_program", "grade", "grade_async", "evaluate", "evaluate_async",
+           "Grader", "GradeResult", "TestResult", "EvalResult", "Generation", "Problem",
+           "TestCase", "JudgeError"]
