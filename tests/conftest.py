@@ -29,6 +29,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -76,6 +77,30 @@ TIME_SCALE = _time_scale()
 def scaled(ms: float) -> int:
     """A limit, a wall-clock bound or a timer slack stretched for a slow machine."""
     return int(round(ms * TIME_SCALE))
+
+
+def scaled_problem(problem_id: str):
+    """A problem of the embedded pack, with its time limit stretched for a slow machine."""
+    import dataclasses
+
+    from judge.problems.registry import resolve
+    problem = resolve(problem_id)
+    if TIME_SCALE == 1:
+        return problem
+    return dataclasses.replace(problem, time_limit_ms=scaled(problem.time_limit_ms))
+
+
+# The languages' default time factors; with JUDGE_TEST_TIME_SCALE the judge's CLI in the tests
+# runs with them stretched by it (JUDGE_TIME_FACTORS): the verdicts stay the same.
+TIME_FACTORS = {"cpp": 1.0, "c": 1.0, "python": 2.0, "pypy3": 2.0, "java": 2.0}
+
+
+def scaled_time_factors_env() -> dict[str, str]:
+    """The environment entry that stretches the judge's time factors by the time scale."""
+    if TIME_SCALE == 1:
+        return {}
+    return {"JUDGE_TIME_FACTORS": ",".join(f"{lang}={factor * TIME_SCALE:g}"
+                                           for lang, factor in TIME_FACTORS.items())}
 
 
 SUITE_CGROUP = os.environ.get(CGROUP_ENV) or "auto"
@@ -162,8 +187,14 @@ def audited_host(require_sandbox):
     """The host's audit record (judge/audit/record.py) exists before an evaluation test starts:
     the once-per-host `judge audit --quick` that the first `judge eval` runs is spent here, once,
     and no evaluation's output carries its notice. A host that fails the audit fails this."""
-    from judge.evaluate.provenance import establish
-    establish([], slot=next_slot(), allow_unaudited=False, inform=lambda _: None)
+    script = ("from judge.languages import time_factors_from_env; time_factors_from_env(); "
+              "from judge.evaluate.provenance import establish; "
+              f"print(establish([], {next_slot()}, False, lambda _: None).audit.status.value)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env={**os.environ, **scaled_time_factors_env()},
+                          timeout=scaled(900_000) / 1000)
+    if done.returncode != 0:
+        pytest.fail(f"this host's audit record could not be made: {done.stderr[-3000:]}")
 
 
 # -- the box of test programs ------------------------------------------------------------------

@@ -24,7 +24,8 @@ def cache(tmp_path, monkeypatch):
     return tmp_path
 
 
-KEY = HostKey("9.9", "v1", "userns", "6.1.0", "Test CPU", "machine-1", ("cpp", "python"), ())
+KEY = HostKey("9.9", "v1", "userns", "6.1.0", "Test CPU", "machine-1", ("cpp", "python"),
+              (("cpp", 1.0), ("python", 2.0)), ())
 
 
 def outcome(status: AuditStatus = AuditStatus.PASS, failures: list[str] | None = None) -> AuditOutcome:
@@ -51,10 +52,11 @@ def test_a_host_is_audited_once_per_key():
     assert first == second and second.status == AuditStatus.PASS
     # Another judge version, kernel or toolchain set is another host as far as trust goes.
     for changed in (replace(KEY, judge_version="10.0"), replace(KEY, kernel="6.2.0"),
-                    replace(KEY, languages=("cpp",)), replace(KEY, broken=("memory",))):
+                    replace(KEY, languages=("cpp",)), replace(KEY, broken=("memory",)),
+                    replace(KEY, time_factors=(("cpp", 1.0), ("python", 16.0)))):
         assert record.load(changed) is None
         assert record.load_or_audit(changed, audit)[1] is False
-    assert audit.calls == 5
+    assert audit.calls == 6
 
 
 @pytest.mark.parametrize("damage", [

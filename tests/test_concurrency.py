@@ -18,10 +18,10 @@ import pytest
 from judge import JudgeError
 from judge.grade import Grader
 from judge.languages import get_language
-from judge.problems.registry import resolve
 from judge.sandbox import Limits, Sandbox
 
-from conftest import assert_no_leftovers, next_slot, scaled, slot_parents, supervisor_dirs
+from conftest import (assert_no_leftovers, next_slot, scaled, scaled_problem, slot_parents,
+                      supervisor_dirs)
 
 pytestmark = pytest.mark.sandbox
 
@@ -67,7 +67,7 @@ def slot_directories(slots: list[int]) -> list[Path]:
 # -- one owner ---------------------------------------------------------------------------------
 
 def test_a_grader_used_from_another_thread_raises(require_sandbox):
-    problem = resolve("pack/min-gap")
+    problem = scaled_problem("pack/min-gap")
     source = submission("min-gap", "sol.cpp")
     with Grader(slot=next_slot()) as grader:
         error = in_another_thread(lambda: grader.grade(source, "cpp", problem))
@@ -95,7 +95,7 @@ def test_graders_of_their_own_threads_grade_side_by_side(require_sandbox, thread
     """200 submissions over `threads` threads, each with its own Grader on its own slot."""
     total = 200
     slots = [next_slot() for _ in range(threads)]
-    problems = {slug: resolve(f"pack/{slug}") for slug, *_ in SUBMISSIONS}
+    problems = {slug: scaled_problem(f"pack/{slug}") for slug, *_ in SUBMISSIONS}
     sources = {(slug, file): submission(slug, file) for slug, _, _, file in SUBMISSIONS}
     wrong: list[tuple] = []
 

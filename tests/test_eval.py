@@ -15,15 +15,13 @@ from pathlib import Path
 import pytest
 
 import judge
-from conftest import HOST_CGROUP_MODES, TIME_SCALE, scaled
+from conftest import HOST_CGROUP_MODES, TIME_FACTORS, TIME_SCALE, scaled, scaled_time_factors_env
 from judge import JudgeError
 from judge.evaluate.generations import read_generations
 from judge.evaluate.report import render_html
 from judge.evaluate.ratings import contest_rating, mle_rating, problem_score
 from judge.evaluate.runner import needs_rerun
 from judge.problems.source import parse_dataset
-from judge.problems.model import Problem
-from judge.problems.model import TestCase as Case
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK_SRC = ROOT / "judge" / "problems" / "pack_src"
@@ -33,16 +31,11 @@ PROGRESS_LINE = re.compile(r"judging \(\d slots?\): \d+/\d+ samples \(\d+%\), [\
 SLOT_BASE = "620"   # away from the sandbox suites' slots and from default evals
 
 
-# The languages' default time factors; with JUDGE_TEST_TIME_SCALE (see conftest) the evals of
-# these tests run with them stretched by it (JUDGE_TIME_FACTORS): the verdicts stay the same.
-TIME_FACTORS = {"cpp": 1.0, "c": 1.0, "python": 2.0, "pypy3": 2.0, "java": 2.0}
 
 
 def judge_cli(*args, timeout=900, env=None):
     env = {**os.environ, **(env or {})}
-    if TIME_SCALE != 1:
-        env["JUDGE_TIME_FACTORS"] = ",".join(f"{lang}={factor * TIME_SCALE:g}"
-                                             for lang, factor in TIME_FACTORS.items())
+    env.update(scaled_time_factors_env())
     return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args],
                           capture_output=True, text=True, cwd=ROOT,
                           timeout=scaled(timeout * 1000) / 1000, env=env)

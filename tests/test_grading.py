@@ -3,11 +3,10 @@ C++, Python and Java get their verdicts, in the cgroup mode JUDGE_CGROUP names (
 this file with the default mode and again with "none").
 
 With JUDGE_TEST_TIME_SCALE (see conftest) the problems' time limits are stretched by it, for the
-grader (`resolve` here) and for `judge run` (JUDGE_TIME_FACTORS): the TLE programs never end, so
+grader (`scaled_problem`) and for `judge run` (JUDGE_TIME_FACTORS): the TLE programs never end, so
 every verdict stays what it must be."""
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import subprocess
@@ -20,9 +19,9 @@ import pytest
 from judge import JudgeError
 from judge.grade import Grader
 from judge.languages import java_class_name
-from judge.problems.registry import list_problems, resolve as resolve_problem
+from judge.problems.registry import list_problems
 
-from conftest import SUITE_CGROUP, TIME_SCALE, scaled
+from conftest import SUITE_CGROUP, scaled, scaled_problem, scaled_time_factors_env
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK_SOURCES = ROOT / "judge" / "problems" / "pack_src"
@@ -36,15 +35,6 @@ LANG_FILES = {  # kind -> file per language; generic failures apply to every pro
     "CE": {"cpp": "ce.cpp", "python": "ce.py", "java": "CompileError.java"},
 }
 PROBLEMS = sorted(p.id for p in list_problems())
-TIME_FACTORS = {"cpp": 1.0, "c": 1.0, "python": 2.0, "pypy3": 2.0, "java": 2.0}
-
-
-def resolve(problem_id: str):
-    """The problem, with its time limit stretched on a slow machine."""
-    problem = resolve_problem(problem_id)
-    if TIME_SCALE == 1:
-        return problem
-    return dataclasses.replace(problem, time_limit_ms=scaled(problem.time_limit_ms))
 
 
 def source_dir(problem_id: str) -> Path:
@@ -75,7 +65,7 @@ def test_the_pack_is_there():
 def test_verdicts(grader, problem_id, kind, lang):
     path = solution(problem_id, kind, lang)
     assert path.is_file(), f"missing {path}"
-    result = grader.grade(path.read_text(), lang, resolve(problem_id))
+    result = grader.grade(path.read_text(), lang, scaled_problem(problem_id))
     last = result.tests[-1] if result.tests else None
     assert result.verdict == kind, (result.verdict, last and last.checker_message,
                                     last and last.run, result.compile.log[-500:])
@@ -87,7 +77,7 @@ def test_verdicts(grader, problem_id, kind, lang):
     elif SUITE_CGROUP in ("v1", "v2"):
         assert all(s["cpu"] == f"cgroup-{SUITE_CGROUP}" for s in sources), sources
     if kind == "AC":
-        assert len(result.tests) == len(resolve(problem_id).tests)
+        assert len(result.tests) == len(scaled_problem(problem_id).tests)
         assert all(t.verdict == "AC" for t in result.tests)
     elif kind == "CE":
         assert result.tests == [] and result.compile.log.strip()
@@ -97,14 +87,14 @@ def test_verdicts(grader, problem_id, kind, lang):
 
 
 def test_all_tests_runs_past_the_first_failure(grader):
-    problem = resolve("2020A")
+    problem = scaled_problem("2020A")
     source = (GENERIC / "tle.cpp").read_text()
     result = grader.grade(source, "cpp", problem, all_tests=True)
     assert result.verdict == "TLE" and len(result.tests) == len(problem.tests)
 
 
 def test_time_limit_is_scaled_per_language(grader):
-    problem = resolve("2020A")
+    problem = scaled_problem("2020A")
     source = (GENERIC / "tle.py").read_text()
     result = grader.grade(source, "python", problem)
     assert result.time_limit_ms == 2 * problem.time_limit_ms
@@ -116,7 +106,7 @@ def test_time_limit_is_scaled_per_language(grader):
 
 
 def test_compile_cache_hits_the_second_time(grader):
-    problem = resolve("2020A")
+    problem = scaled_problem("2020A")
     # A source no earlier run can have built: the cache is shared across runs of the suite.
     source = (source_dir("codeforces/2020A") / "sol.cpp").read_text() + f"\n// {uuid.uuid4()}\n"
     first = grader.grade(source, "cpp", problem)
@@ -127,7 +117,7 @@ def test_compile_cache_hits_the_second_time(grader):
 
 def test_unknown_language_is_a_judge_error(grader):
     with pytest.raises(JudgeError):
-        grader.grade("x", "cobol", resolve("2020A"))
+        grader.grade("x", "cobol", scaled_problem("2020A"))
 
 
 @pytest.mark.parametrize("source, expected", [
@@ -149,9 +139,7 @@ def judge_cli(*args, cwd=ROOT, extra_env: dict | None = None):
         env.pop(name, None)
         if value is not None:
             env[name] = value
-    if TIME_SCALE != 1:
-        env["JUDGE_TIME_FACTORS"] = ",".join(f"{lang}={factor * TIME_SCALE:g}"
-                                             for lang, factor in TIME_FACTORS.items())
+    env.update(scaled_time_factors_env())
     return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args],
                           capture_output=True, text=True, cwd=cwd, timeout=scaled(600_000) / 1000,
                           env=env)
@@ -208,7 +196,7 @@ def test_compiler_cannot_include_host_files(grader, path):
     """Compilation is a program run on the submission's behalf: `#include` of a host file must
     fail in the sandbox, and nothing of the file may come back in the compiler's log."""
     source = f'#include "{path}"\nint main() {{ return 0; }}\n'
-    result = grader.grade(source, "cpp", resolve("2020A"))
+    result = grader.grade(source, "cpp", scaled_problem("2020A"))
     assert result.verdict == "CE", result.compile
     try:
         secret = Path(path).read_bytes()[:64].decode(errors="replace").strip()

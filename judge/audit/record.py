@@ -44,10 +44,13 @@ class HostKey:
     cpu_model: str
     machine: str              # /etc/machine-id, else the host name
     languages: tuple[str, ...]
+    time_factors: tuple[tuple[str, float], ...]   # they set the limits the probes are held to
     broken: tuple[str, ...]   # the test-only break switches that were on
 
     def to_dict(self) -> dict:
-        return {**asdict(self), "languages": list(self.languages), "broken": list(self.broken)}
+        return {**asdict(self), "languages": list(self.languages),
+                "time_factors": [list(pair) for pair in self.time_factors],
+                "broken": list(self.broken)}
 
     def digest(self) -> str:
         return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:20]
@@ -95,8 +98,13 @@ def machine_identity() -> str:
 
 
 def host_key(cgroup: str, uid_mode: str, languages: list[str], broken: set[str]) -> HostKey:
+    """The key of an audit of ``languages`` now, with the languages' time factors in force."""
+    from judge.languages import LANGUAGES
+    names = tuple(sorted(languages))
     return HostKey(__version__, cgroup, uid_mode, platform.release(), cpu_model(),
-                   machine_identity(), tuple(sorted(languages)), tuple(sorted(broken)))
+                   machine_identity(), names,
+                   tuple((name, LANGUAGES[name].time_factor) for name in names),
+                   tuple(sorted(broken)))
 
 
 def records_dir() -> Path:
