@@ -624,16 +624,28 @@ def test_a_run_starved_of_cpu_is_busy_not_tle(make_sandbox):
     machine was too busy to judge), not a TLE charged to the program; a program that sleeps
     past its wall limit waits for nothing and stays TLE."""
     sb = make_sandbox()
-    hog = "import os, sys; os.sched_setaffinity(0, {int(sys.argv[1])})\nwhile True: pass"
-    # Each in a session of its own: with autogroup scheduling a session shares the CPU as one.
-    hogs = [subprocess.Popen([sys.executable, "-c", hog, str(sb.cpu)], start_new_session=True)
-            for _ in range(8)]
+    # Each spinner runs in a sandbox slot of its own, on the program's CPU: every slot is a
+    # cgroup of its own, so the spinners take the CPU from the program as much under cgroup v2's
+    # CPU weights (which share a CPU between cgroups, not processes) as without them.
+    hog = textwrap.dedent("""
+        import sys
+        from judge.sandbox import Limits, Sandbox
+        with Sandbox(box=sys.argv[1], slot=int(sys.argv[2]), cpu=int(sys.argv[3])) as hog:
+            hog.start()
+            print("ready", flush=True)
+            hog.run(["./spin", "ms", "-1"], Limits(time_limit_ms=3_600_000))
+    """)
+    hogs = [subprocess.Popen([sys.executable, "-c", hog, str(sb.box), str(next_slot()),
+                              str(sb.cpu)], stdout=subprocess.PIPE, text=True)
+            for _ in range(4)]
     try:
-        time.sleep(0.3)   # the spinners are on the CPU
+        for h in hogs:
+            assert h.stdout.readline() == "ready\n"
+        time.sleep(scaled(500) / 1000)   # their runs are on the CPU
         starved = sb.run(["./spin", "ms", "-1"], Limits(time_limit_ms=1000, wall_time_limit_ms=2000))
     finally:
         for h in hogs:
-            h.kill()
+            h.kill()     # the supervisor, and its run, die with the process that started it
             h.wait()
     assert starved.status == "BUSY" and starved.killed_by == "wall-timer", starved
     assert starved.cpu_time_ms < 1000 and starved.waiting_ms > starved.wall_time_ms / 2, starved
