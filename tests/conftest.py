@@ -37,6 +37,8 @@ from pathlib import Path
 import pytest
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
+# The embedded pack's sources (generators, references, wrong solutions): not shipped.
+PACK_SOURCES = Path(__file__).resolve().parents[1] / "problems" / "pack"
 HOST_UID_BASE = 200000
 REQUIRE_ENV = "JUDGE_REQUIRE_SANDBOX"
 CGROUP_ENV = "JUDGE_CGROUP"

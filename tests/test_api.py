@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import scaled
+from conftest import PACK_SOURCES, scaled
 from judge import JudgeError, api
 
 ROOT = Path(__file__).resolve().parent.parent
-PACK = ROOT / "judge" / "problems" / "pack_src" / "codeforces-2020A"
+PACK = PACK_SOURCES / "codeforces-2020A"
 
 EMBEDDER = textwrap.dedent('''
     import asyncio, json, sys, threading

@@ -20,12 +20,11 @@ from judge.grade import Grader
 from judge.languages import get_language
 from judge.sandbox import Limits, Sandbox
 
-from conftest import (assert_no_leftovers, next_slot, scaled, scaled_problem, slot_parents,
-                      supervisor_dirs)
+from conftest import (PACK_SOURCES, assert_no_leftovers, next_slot, scaled, scaled_problem,
+                      slot_parents, supervisor_dirs)
 
 pytestmark = pytest.mark.sandbox
 
-PACK_SOURCES = Path(__file__).resolve().parents[1] / "judge" / "problems" / "pack_src"
 # Cheap submissions with known verdicts: every C++ one, and Python only where it stops at the
 # first test (a Python AC pays an interpreter start per test). two-sum has a custom checker,
 # which puts the checker's slot to work as well.

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOST_CGROUP_MODES, scaled
+from conftest import HOST_CGROUP_MODES, PACK_SOURCES, scaled
 
 ROOT = Path(__file__).resolve().parents[1]
-SOLUTION = ROOT / "judge" / "problems" / "pack_src" / "codeforces-2020A" / "sol.cpp"
+SOLUTION = PACK_SOURCES / "codeforces-2020A" / "sol.cpp"
 
 # The narrow flag set of docs/containers.md, per cgroup layout of the host.
 SECCOMP = ["--security-opt", "seccomp=unconfined"]

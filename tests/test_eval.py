@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import judge
-from conftest import HOST_CGROUP_MODES, TIME_FACTORS, TIME_SCALE, scaled, scaled_time_factors_env
+from conftest import (HOST_CGROUP_MODES, PACK_SOURCES, TIME_FACTORS, TIME_SCALE, scaled,
+                      scaled_time_factors_env)
 from judge import JudgeError
 from judge.evaluate.generations import read_generations
 from judge.evaluate.report import render_html
@@ -24,7 +25,6 @@ from judge.evaluate.runner import needs_rerun
 from judge.problems.source import parse_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
-PACK_SRC = ROOT / "judge" / "problems" / "pack_src"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PROGRESS_LINE = re.compile(r"judging \(\d slots?\): \d+/\d+ samples \(\d+%\), [\d.]+/min, "
                            r"elapsed \d+:\d\d:\d\d, ETA (\d+:\d\d:\d\d|\?)")
@@ -134,8 +134,8 @@ def test_generations_rows_and_bad_input(tmp_path):
 
 # ------------------------------------------------------------------------------ end to end
 
-CF = PACK_SRC / "codeforces-2020A"
-WR = PACK_SRC / "word-reverse"
+CF = PACK_SOURCES / "codeforces-2020A"
+WR = PACK_SOURCES / "word-reverse"
 
 
 def standings_files(directory: Path) -> None:

@@ -13,10 +13,11 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import assert_dead_supervisors_swept, is_alive, scaled, supervisor_pids_of
+from conftest import (PACK_SOURCES, assert_dead_supervisors_swept, is_alive, scaled,
+                      supervisor_pids_of)
 
 ROOT = Path(__file__).resolve().parent.parent
-SOL = ROOT / "judge" / "problems" / "pack_src" / "codeforces-2020A" / "sol.py"
+SOL = PACK_SOURCES / "codeforces-2020A" / "sol.py"
 SAMPLES = 8
 SLOT_BASE = "640"
 

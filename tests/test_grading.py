@@ -21,10 +21,9 @@ from judge.grade import Grader
 from judge.languages import java_class_name
 from judge.problems.registry import list_problems
 
-from conftest import SUITE_CGROUP, scaled, scaled_problem, scaled_time_factors_env
+from conftest import PACK_SOURCES, SUITE_CGROUP, scaled, scaled_problem, scaled_time_factors_env
 
 ROOT = Path(__file__).resolve().parents[1]
-PACK_SOURCES = ROOT / "judge" / "problems" / "pack_src"
 GENERIC = Path(__file__).parent / "grading_programs"
 LANG_FILES = {  # kind -> file per language; generic failures apply to every problem
     "AC": {"cpp": "sol.cpp", "python": "sol.py", "java": "Main.java"},

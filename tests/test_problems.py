@@ -15,11 +15,11 @@ import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from conftest import PACK_SOURCES as PACK_SRC
 from judge import JudgeError  # noqa: E402
 from judge.problems import registry, stepfun  # noqa: E402
 from judge.problems.model import Problem, TestCase as Case  # noqa: E402
 
-PACK_SRC = Path(registry.__file__).resolve().parent / "pack_src"
 
 SCHEMA = pa.schema([
     ("id", pa.int64()),

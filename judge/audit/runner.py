@@ -17,7 +17,7 @@ from judge.languages import Language
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits, RunResult
 
-PROGRAMS = Path(__file__).resolve().parent.parent / "audit_programs"
+PROGRAMS = Path(__file__).resolve().parent / "programs"
 SOURCES = {"cpp": "probe.cpp", "python": "probe.py", "java": "Probe.java"}
 # A slot of its own: the audit's host-side checks look for processes of this slot's uid.
 AUDIT_SLOT = 700

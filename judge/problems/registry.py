@@ -40,7 +40,7 @@ def _load(dataset: str | None) -> tuple[list[Problem], dict[str, Problem]]:
             return hit
         if key == str(PACK_FILE) and not PACK_FILE.is_file():
             raise JudgeError(f"the embedded problem pack is missing ({PACK_FILE}); reinstall judge "
-                             f"or run judge/problems/pack_src/build_pack.py")
+                             f"or run problems/pack/build_pack.py (in the source tree)")
         problems = load_stepfun(key)
         entry = (problems, {p.id: p for p in problems})
         _cache[key] = entry

@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
-PACK_SRC = ROOT / "judge" / "problems" / "pack_src"
+PACK_SRC = ROOT / "problems" / "pack"
 LANG = {".cpp": "cpp", ".py": "python", ".java": "java"}
 
 

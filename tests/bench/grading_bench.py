@@ -17,7 +17,7 @@ from judge.grade import Grader
 from judge.languages import LANGUAGES
 from judge.problems.registry import resolve
 
-PACK_SOURCES = Path(__file__).resolve().parents[2] / "judge" / "problems" / "pack_src" / "codeforces-2020A"
+PACK_SOURCES = Path(__file__).resolve().parents[2] / "problems" / "pack" / "codeforces-2020A"
 CHECK_BINARY = Path(__file__).resolve().parents[2] / "judge" / "_bin" / "judge-check"
 SOLUTIONS = (("cpp", "sol.cpp"), ("python", "sol.py"), ("java", "Main.java"))
 

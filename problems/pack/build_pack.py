@@ -13,7 +13,7 @@ then writes judge/problems/pack/pack.parquet in the CF-Div2-Stepfun schema.
 
 The output is byte-for-byte deterministic: running the script twice gives the same file.
 
-    python3 judge/problems/pack_src/build_pack.py [--no-verify] [--out PATH] [--only SLUG...]
+    python3 problems/pack/build_pack.py [--no-verify] [--out PATH] [--only SLUG...]
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_OUT = HERE.parent / "pack" / "pack.parquet"
+DEFAULT_OUT = HERE.parents[1] / "judge" / "problems" / "pack" / "pack.parquet"
 
 CXX = ["g++", "-std=c++20", "-fno-asm", "-fsanitize=bounds", "-fno-sanitize-recover=bounds",
        "-static", "-O2", "-DONLINE_JUDGE"]
