@@ -8,8 +8,8 @@ import zlib
 import pytest
 
 from judge import JudgeError
-from judge.checkers.benchmarks import (
-    BENCHMARK_CHECKERS, check_benchmark, check_codecontests, check_lcb, check_lcb_functional,
+from judge.checkers.dataset_comparators import (
+    DATASET_COMPARATORS, compare_as_dataset, check_codecontests, check_lcb, check_lcb_functional,
 )
 from judge.problems import codecontests as cc
 from judge.problems import livecodebench as lcb
@@ -361,10 +361,10 @@ def test_codecontests_comparator(out, ans, verdict):
 
 
 def test_registry():
-    assert set(BENCHMARK_CHECKERS) == {"lcb", "lcb-functional", "codecontests"}
-    assert check_benchmark("codecontests", b"", b"1", b"1")[0] == "OK"
+    assert set(DATASET_COMPARATORS) == {"lcb", "lcb-functional", "codecontests"}
+    assert compare_as_dataset("codecontests", b"", b"1", b"1")[0] == "OK"
     with pytest.raises(JudgeError):
-        check_benchmark("nope", b"", b"", b"")
+        compare_as_dataset("nope", b"", b"", b"")
 
 
 # ----------------------------------------------------------------------------- one way to name problems

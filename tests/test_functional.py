@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from judge import JudgeError
-from judge.checkers.benchmarks import check_lcb_functional
+from judge.checkers.dataset_comparators import check_lcb_functional
 from judge.functional import check_tests, decode_result, wrap_source
 from judge.problems.model import Problem
 from judge.problems.model import TestCase as Case

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from judge import JudgeError
 from judge.checkers import CHECKERS, CheckResult, check, is_checker
-from judge.checkers.benchmarks import BENCHMARK_CHECKERS
+from judge.checkers.dataset_comparators import DATASET_COMPARATORS
 from judge.compiler import CompileResult
 from judge.languages import LANGUAGES
 from judge.problems.model import is_checker_source
@@ -52,15 +52,15 @@ class CheckerRunner:
             self._work = self._box = None
 
     def check(self, checker: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
-        if checker in BENCHMARK_CHECKERS:
-            verdict, message = BENCHMARK_CHECKERS[checker](input, output, answer)
+        if checker in DATASET_COMPARATORS:
+            verdict, message = DATASET_COMPARATORS[checker](input, output, answer)
             return CheckResult(verdict, 0 if verdict == "OK" else 1, message)
         if is_checker(checker):
             return check(checker, input, output, answer)
         if is_checker_source(checker):
             return self._run_custom(checker, input, output, answer)
         raise JudgeError(f"unknown checker {checker!r} (testlib's: {', '.join(CHECKERS)}; "
-                         f"benchmarks': {', '.join(BENCHMARK_CHECKERS)}; or a checker's source)")
+                         f"benchmarks': {', '.join(DATASET_COMPARATORS)}; or a checker's source)")
 
     def _build(self, source: str) -> CompileResult:
         if self._last_build is None or self._last_build[0] != source:

@@ -17,7 +17,7 @@ public, then private, then generated (choose with ``test_sets``); time limit fro
 ``time_limit`` (``seconds * 1000 + nanos / 1e6``, rounded up to a whole ms; ``DEFAULT_TIME_LIMIT_MS``
 when absent or zero); memory limit ``memory_limit_bytes`` in MiB, rounded up
 (``DEFAULT_MEMORY_LIMIT_MB`` when absent or zero); rating = cf_rating when > 0; checker
-``"codecontests"`` (the published whitespace/case/1e-5 comparison, judge.checkers.benchmarks).
+``"codecontests"`` (the published whitespace/case/1e-5 comparison, judge.checkers.dataset_comparators).
 """
 from __future__ import annotations
 

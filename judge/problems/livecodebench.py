@@ -33,7 +33,7 @@ is called without a memory limit (its comment speaks of 4 GB), so the default me
 
 Checkers: stdin problems use ``"lcb"`` (LiveCodeBench's line/Decimal comparison); functional
 (LeetCode-style) problems use ``"lcb-functional"`` (JSON value equality); see
-``judge.checkers.benchmarks``. ``Problem.metadata`` carries ``testtype`` ("stdin" or
+``judge.checkers.dataset_comparators``. ``Problem.metadata`` carries ``testtype`` ("stdin" or
 "functional"), ``func_name``, ``starter_code``, ``platform``, ``contest_id``, ``contest_date``,
 ``difficulty``, ``question_id`` and ``num_public_tests`` (the first tests are the public ones).
 For functional tests a test's input is the JSON of each argument on its own line and its output

@@ -1,4 +1,4 @@
-"""The benchmarks' own output comparisons, as selectable checkers.
+"""Dataset comparators: the benchmarks' own output comparisons, as selectable checkers.
 
 Each checker is ``f(input: bytes, output: bytes, answer: bytes) -> (verdict, message)`` with
 verdict "OK" or "WA". They reproduce the published evaluation code's behaviour:
@@ -160,21 +160,21 @@ def check_codecontests(input: bytes, output: bytes, answer: bytes) -> Verdict:
     return "OK", f"{len(ans)} tokens match"
 
 
-BENCHMARK_CHECKERS: dict[str, Callable[[bytes, bytes, bytes], Verdict]] = {
+DATASET_COMPARATORS: dict[str, Callable[[bytes, bytes, bytes], Verdict]] = {
     "lcb": check_lcb,
     "lcb-functional": check_lcb_functional,
     "codecontests": check_codecontests,
 }
 
 
-def check_benchmark(name: str, input: bytes, output: bytes, answer: bytes) -> Verdict:
+def compare_as_dataset(name: str, input: bytes, output: bytes, answer: bytes) -> Verdict:
     try:
-        fn = BENCHMARK_CHECKERS[name]
+        fn = DATASET_COMPARATORS[name]
     except KeyError:
         from judge import JudgeError
-        raise JudgeError(f"unknown benchmark checker {name!r}; known: {sorted(BENCHMARK_CHECKERS)}") from None
+        raise JudgeError(f"unknown dataset comparator {name!r}; known: {sorted(DATASET_COMPARATORS)}") from None
     return fn(input, output, answer)
 
 
-__all__ = ["BENCHMARK_CHECKERS", "check_benchmark", "check_lcb", "check_lcb_functional",
+__all__ = ["DATASET_COMPARATORS", "compare_as_dataset", "check_lcb", "check_lcb_functional",
            "check_codecontests"]
