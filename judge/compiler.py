@@ -19,6 +19,7 @@ from judge import JudgeError, __version__, compile_cache
 from judge.cache import judge_cache_dir
 from judge.languages import Language
 from judge.sandbox import Limits, RunResult, Sandbox
+from judge.verdicts import Status
 
 COMPILE_TIME_ENV = "JUDGE_COMPILE_TIME_LIMIT_MS"   # for slow (e.g. emulated) machines
 ARTIFACT_LIMIT_ENV = "JUDGE_ARTIFACT_LIMIT_MB"
@@ -269,7 +270,7 @@ class Compiler:
                                   stdout=output, stderr=output)
                 output.seek(0)
                 log = output.read(LOG_LIMIT).decode(errors="replace")
-            if run.status in ("SE", "RF"):
+            if run.status in (Status.SE, Status.RF):
                 # The toolchain itself was stopped by the sandbox: a judge failure, not cached.
                 detail = run.error or f"the compiler made a refused syscall: {run.syscall}"
                 return CompileResult("SE", detail, None, False, (time.perf_counter() - started) * 1e3)
@@ -277,7 +278,7 @@ class Compiler:
                 if _ran_out_of_room(run, log, box):
                     return self._out_of_room("the compiler wrote more than", started, log)
                 status = "CE"
-                if run.status != "RE":
+                if run.status != Status.RE:
                     log += f"\n[compilation stopped: {run.status}, {run.killed_by or ''}]"
             else:
                 status = "OK"

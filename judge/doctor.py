@@ -8,6 +8,8 @@ import socket
 import subprocess
 from dataclasses import asdict, dataclass
 
+from judge.verdicts import Status
+
 
 @dataclass(frozen=True)
 class Check:
@@ -98,7 +100,7 @@ def _vsock_check(sandbox) -> Check:
         host = f"the host has no vsock ({exc.strerror})"
     result = sandbox.run(["/usr/bin/python3", "-c", VSOCK_PROBE], Limits(time_limit_ms=5000),
                          policy="java")
-    if result.status == "SE":     # no python3 to probe with: say so, do not claim a hole
+    if result.status == Status.SE:     # no python3 to probe with: say so, do not claim a hole
         return Check("vsock", False, f"{host}; cannot probe the sandbox: {result.error}",
                      "cannot report whether a program could reach the host over vsock")
     refused = result.status == "RF" and result.syscall == "socket"

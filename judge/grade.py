@@ -17,16 +17,15 @@ from judge.ownership import ThreadOwner
 from judge.problems.model import Problem
 from judge.sandbox import Limits, RunResult, Sandbox
 from judge.sandbox.policy import describe_refusal
+from judge.verdicts import TEST_VERDICT_OF_CHECKER, CheckerVerdict, Status, Verdict
 
-VERDICTS = ("AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "RF", "CE", "FAIL", "SE", "BUSY")
-CHECKER_VERDICTS = {"OK": "AC", "WA": "WA", "PE": "PE", "FAIL": "FAIL"}
 OUTPUT_LIMIT_MB = 64
 
 
 @dataclass(frozen=True)
 class TestResult:
     index: int
-    verdict: str
+    verdict: Verdict
     cpu_time_ms: float
     wall_time_ms: float
     memory_kb: int
@@ -45,7 +44,7 @@ class TestResult:
 
 @dataclass
 class GradeResult:
-    verdict: str
+    verdict: Verdict
     problem: str
     language: str
     compile: CompileResult
@@ -167,10 +166,10 @@ class Grader:
         limits = run_limits(problem, lang)
         compiled = self.compiler.compile(source, lang)
         timings = {"compile": time.perf_counter() - started, "run": 0.0, "check": 0.0}
-        result = GradeResult("AC", problem.id, lang.name, compiled, time_limit_ms=limits.time_limit_ms,
+        result = GradeResult(Verdict.AC, problem.id, lang.name, compiled, time_limit_ms=limits.time_limit_ms,
                              memory_limit_mb=limits.memory_limit_mb, timings=timings)
         if compiled.status != "OK":
-            result.verdict = "CE" if compiled.status == "CE" else "SE"
+            result.verdict = Verdict.CE if compiled.status == "CE" else Verdict.SE
             timings["total"] = time.perf_counter() - started
             return result
         self._stage(compiled.artifacts)
@@ -184,20 +183,22 @@ class Grader:
                 run = sandbox.run(argv, limits, stdin=test.input, stdout=output_fd, policy=lang.policy)
                 timings["run"] += time.perf_counter() - mark
                 output = None
-                if run.status == "OK" or keep_output:
+                if run.status == Status.OK or keep_output:
                     os.lseek(output_fd, 0, os.SEEK_SET)
                     output = _read_all(output_fd)
-                if run.status == "OK":
+                if run.status == Status.OK:
                     mark = time.perf_counter()
                     check = self.checkers.check(checker_name, test.input, output, test.output)
                     timings["check"] += time.perf_counter() - mark
-                    verdict, message = CHECKER_VERDICTS.get(check.verdict, "WA"), check.message
-                    if check.verdict == "POINTS":
-                        verdict = "AC" if (check.points or 0) >= 1 else "WA"
+                    message = check.message
+                    if check.verdict == CheckerVerdict.POINTS:
+                        verdict = Verdict.AC if (check.points or 0) >= 1 else Verdict.WA
+                    else:
+                        verdict = TEST_VERDICT_OF_CHECKER[check.verdict]
                 else:
-                    verdict = run.status
+                    verdict = Verdict(run.status)
                     message = run.error or (f"killed by {run.killed_by}" if run.killed_by else "")
-                    if run.status == "BUSY":
+                    if run.status == Status.BUSY:
                         message = (f"stopped by the wall clock after {run.cpu_time_ms:.0f} ms of "
                                    f"CPU, having waited {run.waiting_ms:.0f} ms for one: the "
                                    "machine is too busy to judge this")
@@ -208,7 +209,7 @@ class Grader:
             result.tests.append(TestResult(index, verdict, run.cpu_time_ms, run.wall_time_ms,
                                            run.memory_kb, run.exit_code, run.signal, message,
                                            run=run, output=output if keep_output else None))
-            if verdict != "AC" and result.verdict == "AC":
+            if verdict != Verdict.AC and result.verdict == Verdict.AC:
                 result.verdict = verdict
                 if not all_tests:
                     break

@@ -99,7 +99,7 @@ def test_a_busy_run_is_always_rerun_and_never_scored():
     """BUSY (starved of CPU) is no verdict: re-run alone whatever the slots, and a sample that
     stays BUSY is a judge failure, left out of the metrics."""
     assert needs_rerun(_tle(100.0, verdict="BUSY"), 1) and needs_rerun(_tle(3.0, verdict="BUSY"), 2)
-    from judge.evaluate.runner import JUDGE_FAILURES
+    from judge.verdicts import JUDGE_FAILURES
     assert "BUSY" in JUDGE_FAILURES
 
 

@@ -21,10 +21,11 @@ from pathlib import Path
 import pytest
 
 from conftest import next_slot, scaled
-from judge.checkers.runner import EXIT_VERDICTS, JUDGE_TESTLIB, CheckerRunner
+from judge.checkers.runner import JUDGE_TESTLIB, CheckerRunner
 from judge.compiler import Compiler
 from judge.grade import Grader
 from judge.problems.model import Problem, TestCase as Case
+from judge.verdicts import CHECKER_EXIT_VERDICTS
 
 CHECKERS = {
     # Real numbers with an absolute or relative error of 1e-6, the way geometry problems check.
@@ -355,7 +356,7 @@ def test_checker_gives_testlibs_exit_code_and_message(runner, name, input, outpu
                                                       exit_code, message):
     result = runner.check(CHECKERS[name], input.encode(), output.encode(), answer.encode())
     assert (result.exit_code, result.message) == (exit_code, message)
-    assert result.verdict == EXIT_VERDICTS[exit_code]
+    assert result.verdict == CHECKER_EXIT_VERDICTS[exit_code]
     if result.verdict == "POINTS":
         assert result.points == float(message.split()[1])
 

@@ -20,6 +20,7 @@ from typing import Callable
 
 from judge.audit.runner import ProbeRun, ProbeRunner
 from judge.languages import Language
+from judge.verdicts import KilledBy, Status
 
 # The problem every probe is graded as (before the language's time factor).
 TIME_LIMIT_MS = 500
@@ -180,7 +181,7 @@ def _attempts_note(run: ProbeRun, attempts: int, tl: int) -> str:
     notes = []
     if attempts > 1:
         notes.append(f"attempt {attempts} of {ATTEMPTS} (borderline or busy-machine re-runs)")
-    if r.killed_by == "wall-timer" and r.wall_time_ms > 0:
+    if r.killed_by == KilledBy.WALL_TIMER and r.wall_time_ms > 0:
         share = r.cpu_time_ms / r.wall_time_ms
         notes.append(f"the wall timer fired first: the program got {share:.0%} of a CPU, the "
                      "machine is too busy to test the CPU limit")
@@ -191,7 +192,7 @@ def _starved(run: ProbeRun) -> bool:
     """The wall timer ended a run that never reached its CPU limit, having had less than half a
     CPU (the wall limit is at least twice the CPU limit): the CPU limit was never put to test."""
     r = run.result
-    return (r.status == "TLE" and r.killed_by == "wall-timer" and
+    return (r.status == Status.TLE and r.killed_by == KilledBy.WALL_TIMER and
             r.cpu_time_ms < run.limits.time_limit_ms and r.wall_time_ms > 0 and
             r.cpu_time_ms / r.wall_time_ms < 0.5)
 
@@ -315,7 +316,7 @@ class Audit:
             else:
                 over = r.cpu_time_ms - tl
                 figures["past_limit_ms"] = round(over, 3)
-                passed = r.status == "TLE" and r.killed_by == "cpu-timer" and over <= OVERSHOOT_MS
+                passed = r.status == Status.TLE and r.killed_by == KilledBy.CPU_TIMER and over <= OVERSHOOT_MS
                 if passed and over > TARGET_OVERSHOOT_MS:
                     note = _join(note, f"past the DESIGN §5 target of TL + {TARGET_OVERSHOOT_MS:g} ms")
                 measured = f"{_status(run)}, {r.cpu_time_ms:.1f} ms ({over:+.1f} ms past the limit)"
@@ -332,7 +333,7 @@ class Audit:
         self._add(Probe(
             "time", language.name, "sleep (wall clock)", f"TLE by the wall timer at {wall} ms",
             f"{_status(run)}, wall {r.wall_time_ms:.0f} ms, CPU {r.cpu_time_ms:.1f} ms",
-            r.status == "TLE" and r.killed_by == "wall-timer"
+            r.status == Status.TLE and r.killed_by == KilledBy.WALL_TIMER
             and -1 <= r.wall_time_ms - wall <= WALL_OVERSHOOT_MS and r.cpu_time_ms < tl,
             figures={"wall_limit_ms": wall, "wall_time_ms": r.wall_time_ms,
                      "cpu_time_ms": r.cpu_time_ms, "killed_by": r.killed_by}))
@@ -350,9 +351,9 @@ class Audit:
             run = self._run(language, stdin)
             r = run.result
             if expect_ok:
-                again = r.status == "TLE"
+                again = r.status == Status.TLE
             else:
-                again = r.status == "TLE" and r.killed_by != "cpu-timer"
+                again = r.status == Status.TLE and r.killed_by != KilledBy.CPU_TIMER
             if not again:
                 return run, attempt
             if attempt < ATTEMPTS:
@@ -382,7 +383,7 @@ class Audit:
             else:
                 over = r.cpu_time_ms - tl
                 figures["past_limit_ms"] = round(over, 3)
-                passed = r.status == "TLE" and r.killed_by == "cpu-timer" and over <= OVERSHOOT_MS
+                passed = r.status == Status.TLE and r.killed_by == KilledBy.CPU_TIMER and over <= OVERSHOOT_MS
                 if passed and over > TARGET_OVERSHOOT_MS:
                     note = _join(note, f"past the DESIGN §5 target of TL + {TARGET_OVERSHOOT_MS:g} ms")
                 self._add(Probe("time", language.name, f"2 threads x {share}x TL",
@@ -423,7 +424,7 @@ class Audit:
                 expected = f"OK, peak ≈ {expected_peak:.1f} MiB ({touched})"
                 measured = f"{_status(run)}, peak {peak_mb:.1f} MiB ({error:+.2f} MiB)"
             else:
-                passed = r.status == "MLE"
+                passed = r.status == Status.MLE
                 how = "killed by the kernel (OOM)" if fraction > 1.125 else "peak over the limit"
                 expected = f"MLE ({how}; {touched})"
                 measured = f"{_status(run)}, peak {peak_mb:.1f} MiB"
@@ -495,7 +496,7 @@ class Audit:
         self._add(Probe("isolation", language.name, "fork bomb",
                         "not OK; no process left on the host",
                         f"{_status(run)}; {len(left)} left on the host" + (f": {left[:5]}" if left else ""),
-                        r.status not in ("OK", "SE") and not left,
+                        r.status not in (Status.OK, Status.SE) and not left,
                         figures={"status": r.status, "killed_by": r.killed_by, "tag": tag,
                                  "leftovers": left}))
 
@@ -523,7 +524,7 @@ class Audit:
         self._add(Probe("isolation", language.name, "network (127.0.0.1 listener)",
                         "connection fails; the listener sees nothing",
                         f"{_status(run)}: {how}; listener accepted {accepted}",
-                        accepted == 0 and "connected" not in said.split() and r.status != "SE",
+                        accepted == 0 and "connected" not in said.split() and r.status != Status.SE,
                         figures={"port": port, "status": r.status, "output": said,
                                  "syscall": r.syscall, "accepted": accepted}))
 

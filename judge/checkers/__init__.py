@@ -15,14 +15,13 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from judge import JudgeError
+from judge.verdicts import CHECKER_EXIT_VERDICTS, CheckerVerdict
 
 CHECKERS: tuple[str, ...] = (
     "acmp", "caseicmp", "casencmp", "casewcmp", "dcmp", "fcmp", "hcmp", "icmp", "lcmp", "ncmp", "nyesno",
     "pointscmp", "pointsinfo", "rcmp", "rcmp4", "rcmp6", "rcmp9", "rncmp", "uncmp", "wcmp", "yesno",
 )
 
-EXIT_CODES = {"OK": 0, "WA": 1, "PE": 2, "FAIL": 3, "POINTS": 7}
-_VERDICTS = {code: verdict for verdict, code in EXIT_CODES.items()}
 _MESSAGE_CAP = 1 << 15  # testlib caps a message at 32000 chars (plus its prefix)
 
 Buffer = Union[bytes, bytearray, memoryview]
@@ -30,7 +29,7 @@ Buffer = Union[bytes, bytearray, memoryview]
 
 @dataclass(frozen=True)
 class CheckResult:
-    verdict: str            # "OK", "WA", "PE", "FAIL" or "POINTS"
+    verdict: CheckerVerdict
     exit_code: int          # testlib's exit code
     message: str            # testlib's message, e.g. "ok 3 numbers" (bytes that are not UTF-8 replaced)
     points: Optional[float] = None  # for POINTS results that carry a number (pointscmp)
@@ -80,12 +79,12 @@ def check(name: str, input: Buffer | str, output: Buffer | str, answer: Buffer |
     code = lib.judge_check(name.encode(), ptrs[0], sizes[0], ptrs[1], sizes[1], ptrs[2], sizes[2],
                            message, _MESSAGE_CAP, points)
     raw = ffi.string(message)
-    verdict = _VERDICTS.get(code, "FAIL")
+    verdict = CHECKER_EXIT_VERDICTS.get(code, CheckerVerdict.FAIL)
     value = points[0]
     return CheckResult(
         verdict=verdict,
         exit_code=code,
         message=raw.decode("utf-8", errors="replace"),
-        points=value if code == 7 and not math.isnan(value) else None,
+        points=value if verdict == CheckerVerdict.POINTS and not math.isnan(value) else None,
         raw_message=raw,
     )

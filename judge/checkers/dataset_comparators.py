@@ -35,7 +35,7 @@ from typing import Callable
 
 from judge.functional import decode_result, show
 
-Verdict = tuple[str, str]
+Comparison = tuple[str, str]   # ("OK" or "WA", message)
 
 
 def _text(b: bytes) -> str:
@@ -68,7 +68,7 @@ def _decimal_lists_equal(a: list[Decimal], b: list[Decimal]) -> bool:
         return False
 
 
-def check_lcb(input: bytes, output: bytes, answer: bytes) -> Verdict:
+def check_lcb(input: bytes, output: bytes, answer: bytes) -> Comparison:
     out_lines = _stripped_lines(_text(output))
     ans_lines = _stripped_lines(_text(answer))
     if len(out_lines) != len(ans_lines):
@@ -85,7 +85,7 @@ def check_lcb(input: bytes, output: bytes, answer: bytes) -> Verdict:
     return "OK", f"{len(ans_lines)} lines match"
 
 
-def check_lcb_functional(input: bytes, output: bytes, answer: bytes) -> Verdict:
+def check_lcb_functional(input: bytes, output: bytes, answer: bytes) -> Comparison:
     try:
         expected = json.loads(_text(answer))
     except ValueError as e:
@@ -147,7 +147,7 @@ def _cc_values_match(a: str, b: str) -> bool:
     return ai == bi
 
 
-def check_codecontests(input: bytes, output: bytes, answer: bytes) -> Verdict:
+def check_codecontests(input: bytes, output: bytes, answer: bytes) -> Comparison:
     out = _cc_tokens(_text(output))
     ans = _cc_tokens(_text(answer))
     if out == ans:
@@ -160,14 +160,14 @@ def check_codecontests(input: bytes, output: bytes, answer: bytes) -> Verdict:
     return "OK", f"{len(ans)} tokens match"
 
 
-DATASET_COMPARATORS: dict[str, Callable[[bytes, bytes, bytes], Verdict]] = {
+DATASET_COMPARATORS: dict[str, Callable[[bytes, bytes, bytes], Comparison]] = {
     "lcb": check_lcb,
     "lcb-functional": check_lcb_functional,
     "codecontests": check_codecontests,
 }
 
 
-def compare_as_dataset(name: str, input: bytes, output: bytes, answer: bytes) -> Verdict:
+def compare_as_dataset(name: str, input: bytes, output: bytes, answer: bytes) -> Comparison:
     try:
         fn = DATASET_COMPARATORS[name]
     except KeyError:

@@ -19,12 +19,12 @@ from judge.compiler import CompileResult
 from judge.languages import LANGUAGES
 from judge.problems.model import is_checker_source
 from judge.sandbox import Limits, Sandbox
+from judge.verdicts import CHECKER_EXIT_VERDICTS, CheckerVerdict, Status
 
 CHECKER_LIMITS = Limits(time_limit_ms=10_000, memory_limit_mb=1024, output_limit_mb=1,
                         stderr_limit_mb=1)
 TESTLIB_INSIDE = "/judge/testlib"
 JUDGE_TESTLIB = Path(__file__).resolve().parent / "testlib"
-EXIT_VERDICTS = {0: "OK", 1: "WA", 2: "PE", 3: "FAIL", 4: "PE", 7: "POINTS", 8: "PE"}
 
 
 class CheckerRunner:
@@ -53,8 +53,9 @@ class CheckerRunner:
 
     def check(self, checker: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
         if checker in DATASET_COMPARATORS:
-            verdict, message = DATASET_COMPARATORS[checker](input, output, answer)
-            return CheckResult(verdict, 0 if verdict == "OK" else 1, message)
+            word, message = DATASET_COMPARATORS[checker](input, output, answer)
+            verdict = CheckerVerdict(word)
+            return CheckResult(verdict, 0 if verdict == CheckerVerdict.OK else 1, message)
         if is_checker(checker):
             return check(checker, input, output, answer)
         if is_checker_source(checker):
@@ -102,10 +103,11 @@ class CheckerRunner:
         finally:
             os.close(messages)
         message = raw.decode(errors="replace").strip()
-        if run.status not in ("OK", "RE") or run.exit_code is None:
-            return CheckResult("FAIL", 3, f"checker {run.status}: {run.error or run.killed_by or message}")
-        verdict = EXIT_VERDICTS.get(run.exit_code, "FAIL")
-        points = _points(message) if verdict == "POINTS" else None
+        if run.status not in (Status.OK, Status.RE) or run.exit_code is None:
+            return CheckResult(CheckerVerdict.FAIL, 3,
+                               f"checker {run.status}: {run.error or run.killed_by or message}")
+        verdict = CHECKER_EXIT_VERDICTS.get(run.exit_code, CheckerVerdict.FAIL)
+        points = _points(message) if verdict == CheckerVerdict.POINTS else None
         return CheckResult(verdict, run.exit_code, message, points=points, raw_message=raw)
 
 

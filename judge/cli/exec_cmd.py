@@ -10,6 +10,7 @@ import typer
 
 from judge import JudgeError
 from judge.cli import app, fail
+from judge.verdicts import Status
 
 
 @app.command("exec", context_settings={"allow_interspersed_args": False})
@@ -55,7 +56,7 @@ def exec_command(
     with Sandbox(box=box, policy=policy, cgroup=cgroup) as sandbox:
         result = sandbox.run(command, limits, stdin=stdin, stdout=target,
                              stderr=sys.stderr.fileno())
-    if result.status == "SE" and (result.error or "").startswith(CANNOT_EXECUTE):
+    if result.status == Status.SE and (result.error or "").startswith(CANNOT_EXECUTE):
         raise fail(result.error)   # a command that does not exist is the caller's mistake
     if as_json:
         typer.echo(json.dumps(result.to_dict()))

@@ -12,10 +12,8 @@ from rich.table import Table
 from judge.cli import app, fail
 from judge.cli.console import stdout_console
 from judge.cli.problems_cmd import DATASET_HELP
+from judge.verdicts import VERDICT_STYLES, Verdict
 
-VERDICT_STYLE = {"AC": "green", "WA": "red", "PE": "red", "TLE": "yellow", "MLE": "yellow",
-                 "OLE": "yellow", "RE": "magenta", "RF": "magenta", "CE": "cyan", "FAIL": "red bold",
-                 "SE": "red bold", "BUSY": "red bold"}
 
 
 def render(result, console: Console) -> None:
@@ -30,12 +28,12 @@ def render(result, console: Console) -> None:
                                 ("wall ms", "right"), ("memory KB", "right"), ("checker", "left")):
             table.add_column(column, justify=justify)
         for t in result.tests:
-            style = VERDICT_STYLE.get(t.verdict, "")
+            style = VERDICT_STYLES.get(t.verdict, "")
             table.add_row(str(t.index), f"[{style}]{t.verdict}[/]", f"{t.cpu_time_ms:.1f}",
                           f"{t.wall_time_ms:.1f}", str(t.memory_kb),
                           t.checker_message[:100].replace("[", r"\["))
         console.print(table)
-    style = VERDICT_STYLE.get(result.verdict, "")
+    style = VERDICT_STYLES.get(result.verdict, "")
     console.print(f"verdict: [{style}]{result.verdict}[/]   max cpu {result.max_cpu_time_ms:.1f} ms, "
                   f"max memory {result.max_memory_kb} KB")
 
@@ -71,4 +69,4 @@ def run_command(
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:
         render(result, stdout_console())
-    raise typer.Exit(0 if result.verdict == "AC" else 1)
+    raise typer.Exit(0 if result.verdict == Verdict.AC else 1)

@@ -17,14 +17,8 @@ from judge import JudgeError
 from judge.evaluate.metrics import DEFAULT_KS, SampleResult, summarize
 from judge.evaluate.ratings import contest_rating, mle_rating
 from judge.problems.model import natural_order
+from judge.verdicts import JUDGE_FAILURES, VERDICT_COLORS, Verdict
 
-VERDICT_ORDER = ("AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "RF", "CE", "FAIL", "SE", "BUSY",
-                 "NO_CODE", "UNGRADABLE")
-VERDICT_COLORS = {"AC": "#2e9d4f", "WA": "#d9453d", "PE": "#ef8a80", "TLE": "#f0a431",
-                  "MLE": "#c99a1a", "OLE": "#a0720c", "RE": "#8e5bd0", "RF": "#5b2c8f",
-                  "CE": "#3a8fd9", "FAIL": "#7f1d1d", "SE": "#222222", "BUSY": "#555b66",
-                  "NO_CODE": "#9aa0a6",
-                  "UNGRADABLE": "#6b7280"}
 LOG_LIMIT = 2000
 _CF_ID = re.compile(r"^codeforces/(\d+)([A-Za-z]\d*)$")
 
@@ -103,16 +97,15 @@ def load_rating_map(path: Path) -> dict[str, float]:
 # ------------------------------------------------------------------------------ building
 
 def _sample_record(s, stored, run_id: int | None) -> dict:
-    from judge.evaluate.runner import JUDGE_FAILURES, NO_CODE, SKIPPED, UNGRADABLE
     rec: dict[str, Any] = {"row": s.gen.row, "problem_id": s.problem_id,
                            "sample_index": s.sample_index, "language": s.language}
-    if s.verdict in (NO_CODE, UNGRADABLE, SKIPPED):
+    if s.verdict in (Verdict.NO_CODE, Verdict.UNGRADABLE, Verdict.SKIPPED):
         rec.update(verdict=s.verdict, passed=False, reason=s.reason,
-                   counted=s.verdict != SKIPPED, excluded=s.verdict == SKIPPED,
+                   counted=s.verdict != Verdict.SKIPPED, excluded=s.verdict == Verdict.SKIPPED,
                    skipped_on_request=s.skipped_on_request)
         return rec
     if stored is None:
-        rec.update(verdict="SE", passed=False, reason="no result was stored", counted=False,
+        rec.update(verdict=Verdict.SE, passed=False, reason="no result was stored", counted=False,
                    excluded=True)
         return rec
     r = stored.result
@@ -120,7 +113,7 @@ def _sample_record(s, stored, run_id: int | None) -> dict:
     if len(compile_info.get("log", "")) > LOG_LIMIT:
         compile_info["log"] = compile_info["log"][:LOG_LIMIT] + "\n[...]"
     rec.update(
-        verdict=stored.verdict, passed=stored.verdict == "AC",
+        verdict=stored.verdict, passed=stored.verdict == Verdict.AC,
         counted=stored.verdict not in JUDGE_FAILURES, excluded=stored.verdict in JUDGE_FAILURES,
         reason=r.get("error", ""), key=s.jk.key, code_hash=s.jk.code_hash, state=stored.state,
         from_store=stored.run_id != run_id, judged_in_run=stored.run_id,
@@ -193,7 +186,7 @@ def _ratings(counts: dict[str, tuple[int, int]], problems: dict, standings: dict
 
 def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, out: Path,
           provenance):
-    from judge.evaluate.runner import EvalResult, SKIPPED
+    from judge.evaluate.runner import EvalResult
     from judge.languages import LANGUAGES
     run_id = stats.get("run_id")
     records = [_sample_record(s, final.get(s.jk.key) if s.jk else None, run_id) for s in samples]
@@ -250,7 +243,7 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
                                  "or any TLE when more than one slot ran"}
     summary["ratings"] = _ratings(counts, problems, standings, rating_map)
     summary["skipped"] = [{"row": r["row"], "problem_id": r["problem_id"], "reason": r["reason"]}
-                          for r in records if r["verdict"] == SKIPPED]
+                          for r in records if r["verdict"] == Verdict.SKIPPED]
     langs = sorted({r["language"] for r in counted if r["language"] in LANGUAGES})
     summary["limits"] = {
         "time_factors": {lang: LANGUAGES[lang].time_factor for lang in langs},
@@ -355,7 +348,7 @@ def render_terminal(summary: dict, console, out: Path | None = None) -> None:
     for lang in langs:
         verdicts.add_column(lang, justify="right")
     verdicts.add_column("all", justify="right")
-    for v in [v for v in VERDICT_ORDER if v in summary["verdicts"]]:
+    for v in [v for v in Verdict if v in summary["verdicts"]]:
         verdicts.add_row(v, *[str(summary["verdicts_by_language"][lang].get(v, 0)) for lang in langs],
                          str(summary["verdicts"][v]))
     if summary["verdicts"]:
@@ -602,7 +595,7 @@ def cell_detail(r: dict) -> str:
     if compile_.get("status") not in (None, "OK"):
         lines.append(_clip(f"compile {compile_['status']}: {compile_.get('log', '')}"))
     tests = r.get("tests") or []
-    failing = next((t for t in tests if t.get("verdict") != "AC"), None)
+    failing = next((t for t in tests if t.get("verdict") != Verdict.AC), None)
     if failing is not None:
         ended = (f", signal {failing['signal']}" if failing.get("signal") else
                  f", exit code {failing['exit_code']}" if failing.get("exit_code") else "")
@@ -637,8 +630,7 @@ def _report_data(summary: dict, records: list[dict]) -> dict:
     for lang, d in summary.get("by_language", {}).items():
         passk[lang] = d["pass_at_k"]
     return {"matrix": {"problems": problems, "samples": samples, "cells": cells},
-            "verdicts": [v for v in VERDICT_ORDER if v in present] +
-                        sorted(present - set(VERDICT_ORDER)),
+            "verdicts": [v for v in Verdict if v in present] + sorted(present - set(Verdict)),
             "colors": VERDICT_COLORS, "byLanguage": summary["verdicts_by_language"],
             "passk": passk, "cpu": cpu}
 
@@ -724,4 +716,4 @@ per-sample-index accuracy across sample indices.</p></section>
 
 
 __all__ = ["build", "render_terminal", "render_html", "load_standings", "load_rating_map",
-           "VERDICT_ORDER", "VERDICT_COLORS", "provenance_line"]
+           "provenance_line"]

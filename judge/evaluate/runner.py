@@ -37,14 +37,9 @@ from judge.evaluate.store import JudgmentKey, Store, sha256
 from judge.functional import check_tests, function_name, harness_id, is_functional
 from judge.problems.model import Problem
 from judge.problems.source import ProblemSource, parse_dataset
+from judge.verdicts import Verdict
 
 RERUN_LOW, RERUN_HIGH = 0.8, 1.5
-NO_CODE = "NO_CODE"            # the completion holds no code: the model's failure
-UNGRADABLE = "UNGRADABLE"      # code in no language the judge runs: the model's failure too
-SKIPPED = "SKIPPED"            # not judged (unknown problem, a toolchain missing here)
-# Verdicts where the judge, not the program, failed: left out of the metrics, and the run is
-# incomplete (judge eval exits 3).
-JUDGE_FAILURES = ("SE", "FAIL", "BUSY")
 STORE_NAME = "results.db"
 
 
@@ -59,7 +54,7 @@ class Sample:
     problem: Problem | None = None
     source: str | None = None             # the code graded (Grader.grade adds any harness)
     jk: JudgmentKey | None = None
-    verdict: str | None = None            # NO_CODE / UNGRADABLE / SKIPPED before judging
+    verdict: Verdict | None = None        # NO_CODE / UNGRADABLE / SKIPPED before judging
     reason: str = ""
     skipped_on_request: bool = False      # --skip-ungradable: left out knowingly
 
@@ -113,7 +108,7 @@ def prepare_samples(generations: list[Generation], source: ProblemSource, *,
         try:
             s.problem = source.get(gen.problem_id)
         except JudgeError as exc:
-            s.verdict, s.reason = SKIPPED, str(exc)
+            s.verdict, s.reason = Verdict.SKIPPED, str(exc)
             continue
         s.problem_id = s.problem.id
         tag = None
@@ -129,7 +124,7 @@ def prepare_samples(generations: list[Generation], source: ProblemSource, *,
             language_error = exc
         if code is None:
             # No code is the model's failure whatever the language: judged as such.
-            s.verdict, s.reason = NO_CODE, "the completion has no fenced code block"
+            s.verdict, s.reason = Verdict.NO_CODE, "the completion has no fenced code block"
             s.language = s.language or (gen.language or "unknown")
             continue
         try:
@@ -139,11 +134,12 @@ def prepare_samples(generations: list[Generation], source: ProblemSource, *,
                 function_name(s.problem, s.language)
             s.source = code
         except _ToolchainMissing as exc:
-            s.verdict, s.reason = SKIPPED, str(exc)
+            s.verdict, s.reason = Verdict.SKIPPED, str(exc)
             continue
         except JudgeError as exc:
             s.language = s.language or gen.language or tag or "unknown"
-            s.verdict, s.reason = (SKIPPED, str(exc)) if skip_ungradable else (UNGRADABLE, str(exc))
+            s.verdict = Verdict.SKIPPED if skip_ungradable else Verdict.UNGRADABLE
+            s.reason = str(exc)
             s.skipped_on_request = skip_ungradable
             continue
         if s.problem.id not in hashes:
@@ -182,14 +178,14 @@ def needs_rerun(result: dict, slots: int) -> bool:
     than one slot was running (neighbours share caches and memory bandwidth), or a TLE whose CPU
     time was within [0.8, 1.5] x the limit (a noisy machine can push a close program over), and
     always a BUSY run (starved of CPU: no verdict yet); one that stays BUSY is reported."""
-    if result.get("verdict") == "BUSY":
+    if result.get("verdict") == Verdict.BUSY:
         return True
-    if result.get("verdict") != "TLE":
+    if result.get("verdict") != Verdict.TLE:
         return False
     if slots > 1:
         return True
     limit = result.get("time_limit_ms") or 0
-    tle = [t for t in result.get("tests", []) if t.get("verdict") == "TLE"]
+    tle = [t for t in result.get("tests", []) if t.get("verdict") == Verdict.TLE]
     cpu = tle[-1]["cpu_time_ms"] if tle else result.get("max_cpu_time_ms", 0.0)
     return limit > 0 and RERUN_LOW * limit <= cpu <= RERUN_HIGH * limit
 
@@ -213,7 +209,7 @@ class Outcome:
 
 
 def _se_record(task: Task, message: str) -> dict:
-    return {"verdict": "SE", "problem": task.problem.id, "language": task.language,
+    return {"verdict": Verdict.SE, "problem": task.problem.id, "language": task.language,
             "compile": {"status": "SE", "log": message, "cached": False, "time_ms": 0.0},
             "tests": [], "max_cpu_time_ms": 0.0, "max_memory_kb": 0,
             "time_limit_ms": 0, "memory_limit_mb": task.problem.memory_limit_mb, "error": message}
@@ -370,7 +366,7 @@ class EvalResult:
 def _suspicious(record: dict) -> bool:
     """A result that an interrupt may have produced: a judge failure or a program killed by
     SIGINT/SIGTERM/SIGHUP (a terminal's Ctrl-C reaches the whole process group)."""
-    if record.get("verdict") == "SE":
+    if record.get("verdict") == Verdict.SE:
         return True
     return any(t.get("signal") in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
                for t in record.get("tests", []))
@@ -407,7 +403,7 @@ def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig, cpus
             else:
                 state = "final"
                 first, reruns = (previous or {}).get(out.task.jk.key), 1
-            if rec["verdict"] == "SE":
+            if rec["verdict"] == Verdict.SE:
                 state = "error"
             store.put(out.task.jk, state, rec["verdict"], rec, out.timing, phase=phase,
                       first_verdict=first, reruns=reruns)
@@ -464,7 +460,7 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
     samples = prepare_samples(generations, source, default_language=cfg.language,
                               skip_ungradable=cfg.skip_ungradable)
     for s in samples:
-        if s.verdict == SKIPPED:
+        if s.verdict == Verdict.SKIPPED:
             warn(f"row {s.gen.row} ({s.gen.problem_id}): skipped: {s.reason}")
 
     out = Path(cfg.out)
@@ -512,4 +508,4 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
 
 
 __all__ = ["evaluate", "EvalConfig", "EvalResult", "EvalInterrupted", "needs_rerun",
-           "prepare_samples", "NO_CODE", "UNGRADABLE", "SKIPPED", "JUDGE_FAILURES", "host_cpus"]
+           "prepare_samples", "host_cpus"]

@@ -5,10 +5,8 @@ import math
 from dataclasses import asdict, dataclass, field
 
 from judge import JudgeError
+from judge.verdicts import KilledBy, Status
 
-# BUSY: stopped by the wall clock while starved of CPU by other work on the machine; the judge
-# could not tell whether the program fits its limit (re-run it on a quieter machine).
-STATUSES = ("OK", "TLE", "MLE", "OLE", "RE", "RF", "SE", "BUSY")
 # How the supervisor's SE message starts when execve of the program fails (native/spawn.c).
 CANNOT_EXECUTE = "cannot execute "
 
@@ -63,14 +61,14 @@ def _check_limit(name: str, value, *, allow_zero: bool) -> None:
 
 @dataclass(frozen=True)
 class RunResult:
-    status: str                      # OK | TLE | MLE | OLE | RE | RF | SE | BUSY
+    status: Status
     exit_code: int | None
     signal: int | None
     cpu_time_ms: float
     wall_time_ms: float
     memory_kb: int
     output_bytes: int
-    killed_by: str | None            # "cpu-timer" | "wall-timer" | "memory" | "output" | "seccomp"
+    killed_by: KilledBy | None
     syscall: str | None              # name of the refused syscall
     sources: dict = field(default_factory=dict)   # {"cpu": ..., "memory": ...}
     error: str | None = None         # text for SE

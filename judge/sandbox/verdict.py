@@ -4,6 +4,7 @@ from __future__ import annotations
 import signal as signals
 
 from judge.sandbox.result import Limits, RunResult
+from judge.verdicts import KilledBy, Status
 
 
 def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_ns: int,
@@ -13,31 +14,34 @@ def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_
     cpu_ms = cpu_ns / 1e6
     memory_kb = memory_bytes // 1024
     over_memory = memory_bytes > limits.memory_limit_mb * (1 << 20)
+    stopped_by = KilledBy(killed_by) if killed_by else None
     if error:
-        status = "SE"
-    elif killed_by == "seccomp" or signal == signals.SIGSYS:
-        status, killed_by = "RF", "seccomp"
-    elif killed_by == "output" or signal == signals.SIGXFSZ:
-        status = "OLE"
-    elif oom_kills > 0 or over_memory or killed_by == "memory":
+        status = Status.SE
+    elif stopped_by == KilledBy.SECCOMP or signal == signals.SIGSYS:
+        status, stopped_by = Status.RF, KilledBy.SECCOMP
+    elif stopped_by == KilledBy.OUTPUT or signal == signals.SIGXFSZ:
+        status = Status.OLE
+    elif oom_kills > 0 or over_memory or stopped_by == KilledBy.MEMORY:
         # Before the timers: a program past its memory limit is MLE even when a timer stopped
         # it, since it may only have been slow because it was swapping, thrashing or waiting
         # for the kernel's OOM killer.
-        status = "MLE"
-        killed_by = "memory" if oom_kills or killed_by == "memory" else killed_by
-    elif killed_by == "wall-timer" and cpu_ms < limits.time_limit_ms and 2 * waiting_ns > wall_ns:
+        status = Status.MLE
+        if oom_kills:
+            stopped_by = KilledBy.MEMORY
+    elif (stopped_by == KilledBy.WALL_TIMER and cpu_ms < limits.time_limit_ms
+          and 2 * waiting_ns > wall_ns):
         # Stopped by the wall clock while it waited for a CPU more than half the time: the
         # machine was too busy to tell whether the program fits its limit. Not a verdict.
-        status = "BUSY"
-    elif killed_by in ("cpu-timer", "wall-timer") or signal == signals.SIGXCPU:
-        status = "TLE"
-        killed_by = killed_by or "cpu-rlimit"
+        status = Status.BUSY
+    elif stopped_by in (KilledBy.CPU_TIMER, KilledBy.WALL_TIMER) or signal == signals.SIGXCPU:
+        status = Status.TLE
+        stopped_by = stopped_by or KilledBy.CPU_RLIMIT
     elif cpu_ms > limits.time_limit_ms:
-        status = "TLE"
+        status = Status.TLE
     elif signal or exit_code != 0:
-        status = "RE"
+        status = Status.RE
     else:
-        status = "OK"
+        status = Status.OK
     return RunResult(
         status=status,
         exit_code=None if signal or exit_code < 0 else exit_code,
@@ -48,7 +52,7 @@ def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_
         output_bytes=output_bytes,
         undelivered_bytes=undelivered_bytes,
         waiting_ms=round(waiting_ns / 1e6, 3),
-        killed_by=killed_by,
+        killed_by=stopped_by,
         syscall=syscall,
         sources=sources,
         error=error,
