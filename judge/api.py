@@ -30,7 +30,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from judge import JudgeError
 from judge.evaluate import extract
 from judge.evaluate.generations import Generation, parse_row
-from judge.evaluate.runner import EvalConfig, EvalResult, host_cpus
+from judge.evaluate.summary import EvalResult
+from judge.evaluate.runner import EvalConfig, host_cpus
 from judge.evaluate.runner import evaluate as run_evaluation
 from judge.functional import is_functional, wrap_source
 from judge.grade import GradeResult, Grader, TestResult

@@ -19,7 +19,7 @@ from conftest import (HOST_CGROUP_MODES, PACK_SOURCES, TIME_FACTORS, TIME_SCALE,
                       scaled_time_factors_env)
 from judge import JudgeError
 from judge.evaluate.generations import read_generations
-from judge.evaluate.report import render_html
+from judge.evaluate.html_report import render_html
 from judge.evaluate.ratings import contest_rating, mle_rating, problem_score
 from judge.evaluate.runner import needs_rerun
 from judge.problems.source import parse_dataset

@@ -77,7 +77,7 @@ def eval_command(
 ) -> None:
 
     from judge import JudgeError
-    from judge.evaluate.report import render_terminal
+    from judge.evaluate.terminal import render_terminal
     from judge.evaluate.runner import EvalConfig, EvalInterrupted, evaluate
 
     err = stderr_console()

@@ -10,7 +10,7 @@ Flow of ``evaluate()``:
    core; grading stops at the first failing test; every result is committed as it arrives;
 4. re-run phase: TLEs that may be noise (``needs_rerun``) are judged again, alone, on one slot;
    the second verdict is final;
-5. metrics, ratings and the reports (report.py).
+5. metrics, ratings and the reports (summary.py, terminal.py, html_report.py).
 
 Interrupts (Ctrl-C, SIGTERM) stop the workers; what was committed stays, what was in flight is
 dropped and judged on the next run.
@@ -33,7 +33,9 @@ from judge.evaluate.extract import extract_code, language_from_tag
 from judge.evaluate.generations import Generation, read_generations
 from judge.evaluate.progress import DEFAULT_INTERVAL_S, EvalProgress
 from judge.evaluate.provenance import establish
+from judge.evaluate.standings import load_rating_map, load_standings
 from judge.evaluate.store import JudgmentKey, Store, sha256
+from judge.evaluate.summary import EvalResult, build
 from judge.functional import check_tests, function_name, harness_id, is_functional
 from judge.problems.model import Problem
 from judge.problems.source import ProblemSource, parse_dataset
@@ -355,14 +357,6 @@ class EvalConfig:
     command: str = ""
 
 
-@dataclass
-class EvalResult:
-    summary: dict
-    samples: list[dict]
-    out: Path
-    stats: dict
-
-
 def _suspicious(record: dict) -> bool:
     """A result that an interrupt may have produced: a judge failure or a program killed by
     SIGINT/SIGTERM/SIGHUP (a terminal's Ctrl-C reaches the whole process group)."""
@@ -443,7 +437,6 @@ def _raise_interrupt(signum, frame):
 def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> EvalResult:
     """Runs an evaluation (see the module docstring). Bad input raises JudgeError before any
     judging starts; an interrupt raises EvalInterrupted after saving what was done."""
-    from judge.evaluate import report
     from judge.languages import time_factors_from_env
     wall_started = time.monotonic()
     time_factors_from_env()
@@ -451,8 +444,8 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
     jobs = cfg.jobs if cfg.jobs is not None else len(cpus)
     if jobs < 1:
         raise JudgeError(f"--jobs must be at least 1, got {jobs}")
-    standings = report.load_standings(cfg.standings) if cfg.standings else None
-    rating_map = report.load_rating_map(cfg.ratings) if cfg.ratings else None
+    standings = load_standings(cfg.standings) if cfg.standings else None
+    rating_map = load_rating_map(cfg.ratings) if cfg.ratings else None
     generations = (read_generations(cfg.generations)
                    if isinstance(cfg.generations, (str, Path)) else list(cfg.generations))
     spec = parse_dataset(cfg.dataset)
@@ -503,9 +496,9 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         store.close()
     stats["wall_ms"] = (time.monotonic() - wall_started) * 1e3
     stats["jobs"] = jobs
-    return report.build(cfg, spec, samples, final, stats, standings, rating_map, out,
+    return build(cfg, spec, samples, final, stats, standings, rating_map, out,
                         provenance)
 
 
-__all__ = ["evaluate", "EvalConfig", "EvalResult", "EvalInterrupted", "needs_rerun",
+__all__ = ["evaluate", "EvalConfig", "EvalInterrupted", "needs_rerun",
            "prepare_samples", "host_cpus"]

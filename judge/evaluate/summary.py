@@ -1,0 +1,244 @@
+"""What an evaluation produces from its judgments: the per-sample records (results.jsonl), the
+summary with its metrics, ratings, re-runs, completeness and provenance (summary.json), and the
+HTML report, each written atomically."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from judge import JudgeError
+from judge.evaluate.html_report import render_html
+from judge.evaluate.metrics import DEFAULT_KS, SampleResult, summarize
+from judge.evaluate.ratings import contest_rating, mle_rating
+from judge.problems.model import natural_order
+from judge.verdicts import JUDGE_FAILURES, Verdict
+
+LOG_LIMIT = 2000
+_CF_ID = re.compile(r"^codeforces/(\d+)([A-Za-z]\d*)$")
+
+
+@dataclass
+class EvalResult:
+    summary: dict
+    samples: list[dict]
+    out: Path
+    stats: dict
+
+
+def _sample_record(s, stored, run_id: int | None) -> dict:
+    rec: dict[str, Any] = {"row": s.gen.row, "problem_id": s.problem_id,
+                           "sample_index": s.sample_index, "language": s.language}
+    if s.verdict in (Verdict.NO_CODE, Verdict.UNGRADABLE, Verdict.SKIPPED):
+        rec.update(verdict=s.verdict, passed=False, reason=s.reason,
+                   counted=s.verdict != Verdict.SKIPPED, excluded=s.verdict == Verdict.SKIPPED,
+                   skipped_on_request=s.skipped_on_request)
+        return rec
+    if stored is None:
+        rec.update(verdict=Verdict.SE, passed=False, reason="no result was stored", counted=False,
+                   excluded=True)
+        return rec
+    r = stored.result
+    compile_info = dict(r.get("compile", {}))
+    if len(compile_info.get("log", "")) > LOG_LIMIT:
+        compile_info["log"] = compile_info["log"][:LOG_LIMIT] + "\n[...]"
+    rec.update(
+        verdict=stored.verdict, passed=stored.verdict == Verdict.AC,
+        counted=stored.verdict not in JUDGE_FAILURES, excluded=stored.verdict in JUDGE_FAILURES,
+        reason=r.get("error", ""), key=s.jk.key, code_hash=s.jk.code_hash, state=stored.state,
+        from_store=stored.run_id != run_id, judged_in_run=stored.run_id,
+        reruns=stored.reruns, first_verdict=stored.first_verdict,
+        time_limit_ms=r.get("time_limit_ms"), memory_limit_mb=r.get("memory_limit_mb"),
+        max_cpu_time_ms=r.get("max_cpu_time_ms"), max_memory_kb=r.get("max_memory_kb"),
+        compile=compile_info,
+        tests=[{k: t.get(k) for k in ("index", "verdict", "cpu_time_ms", "wall_time_ms",
+                                      "memory_kb", "exit_code", "signal", "checker_message")}
+               for t in r.get("tests", [])],
+        timing={k: round(v, 2) for k, v in stored.timing.items()},
+    )
+    return rec
+
+
+def _pass_dict(pass_at_k: dict) -> dict:
+    return {str(k): v for k, v in sorted(pass_at_k.items())}
+
+
+def _spread(sp) -> dict:
+    return {"runs": sp.runs, "std": sp.std, "stderr": sp.stderr,
+            "run_accuracies": list(sp.run_accuracies)}
+
+
+def _ratings(counts: dict[str, tuple[int, int]], problems: dict, standings: dict | None,
+             rating_map: dict | None) -> dict:
+    out: dict[str, Any] = {}
+    if standings:
+        by_contest: dict[str, dict[str, tuple[int, int]]] = defaultdict(dict)
+        for pid, (n, c) in counts.items():
+            m = _CF_ID.match(pid)
+            if m:
+                by_contest[m.group(1)][m.group(2).upper()] = (c, n)
+        contests, errors = [], []
+        for cid, solved in sorted(by_contest.items()):
+            if cid not in standings:
+                errors.append(f"contest {cid}: no standings given")
+                continue
+            try:
+                cr = contest_rating(standings[cid]["standings"], standings[cid]["rating_changes"],
+                                    solved, contest_id=cid)
+            except JudgeError as exc:
+                errors.append(str(exc))
+                continue
+            contests.append({"contest_id": cid, "score": cr.score, "rank": cr.rank,
+                             "participants": cr.participants, "rating": cr.rating,
+                             "problem_scores": cr.problem_scores})
+        entry: dict[str, Any] = {"method": "codeelo", "contests": contests, "errors": errors}
+        entry["rating"] = (math.fsum(c["rating"] for c in contests) / len(contests)) if contests else None
+        out["codeelo"] = entry
+    triples = []
+    for pid, (n, c) in sorted(counts.items()):
+        rating = None
+        if rating_map is not None:
+            rating = rating_map.get(pid)
+        if rating is None and problems.get(pid) is not None:
+            rating = problems[pid].rating
+        if rating is not None:
+            triples.append((float(rating), c, n))
+    if triples:
+        try:
+            m = mle_rating(triples)
+            out["mle"] = {"rating": m.rating, "stderr": m.stderr, "method": m.method,
+                          "num_problems": m.num_problems, "prior_mean": m.prior_mean,
+                          "prior_sd": m.prior_sd}
+        except JudgeError as exc:
+            out["mle"] = {"rating": None, "error": str(exc)}
+    return out
+
+
+def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, out: Path,
+          provenance):
+    from judge.languages import LANGUAGES
+    run_id = stats.get("run_id")
+    records = [_sample_record(s, final.get(s.jk.key) if s.jk else None, run_id) for s in samples]
+    counted = [r for r in records if r.get("counted")]
+    problems = {s.problem_id: s.problem for s in samples if s.problem is not None}
+
+    results = [SampleResult(r["problem_id"], r["passed"], r["sample_index"], r["language"])
+               for r in counted]
+    summary: dict[str, Any] = {"dataset": spec.label,
+                               "generations": (str(cfg.generations)
+                                               if isinstance(cfg.generations, (str, Path))
+                                               else f"{len(samples)} rows in memory"),
+                               "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    counts: dict[str, tuple[int, int]] = {}
+    if results:
+        s = summarize(results, DEFAULT_KS)
+        counts = {p.problem_id: (p.n, p.c) for p in s.problems}
+        summary.update(
+            num_samples=s.num_samples, num_problems=s.num_problems, avg_at_n=s.avg_at_n,
+            pass_at_k=_pass_dict(s.pass_at_k), spread=_spread(s.spread),
+            problems={p.problem_id: {"n": p.n, "c": p.c, "avg": p.avg,
+                                     "pass_at_k": _pass_dict(p.pass_at_k)} for p in s.problems},
+            by_language={lang: {"num_samples": ls.num_samples, "num_problems": ls.num_problems,
+                                "avg_at_n": ls.avg_at_n, "pass_at_k": _pass_dict(ls.pass_at_k),
+                                "spread": _spread(ls.spread),
+                                "problems": {p.problem_id: {"n": p.n, "c": p.c} for p in ls.problems}}
+                         for lang, ls in s.per_language.items()},
+        )
+    else:
+        summary.update(num_samples=0, num_problems=0, avg_at_n=None, pass_at_k={}, spread=None,
+                       problems={}, by_language={})
+    summary["verdicts"] = dict(sorted(Counter(r["verdict"] for r in counted).items()))
+    by_lang: dict[str, Counter] = defaultdict(Counter)
+    for r in counted:
+        by_lang[r["language"] or "unknown"][r["verdict"]] += 1
+    summary["verdicts_by_language"] = {k: dict(sorted(v.items())) for k, v in sorted(by_lang.items())}
+
+    seen: set[str] = set()
+    rerun_count = changed = 0
+    changes = []
+    for s in samples:
+        st = final.get(s.jk.key) if s.jk else None
+        if st is None or s.jk.key in seen:
+            continue
+        seen.add(s.jk.key)
+        if st.reruns:
+            rerun_count += 1
+            if st.first_verdict and st.first_verdict != st.verdict:
+                changed += 1
+                changes.append({"problem_id": s.problem_id, "language": s.language,
+                                "from": st.first_verdict, "to": st.verdict})
+    summary["reruns"] = {"count": rerun_count, "changed": changed, "changes": changes,
+                         "rule": "TLE re-run alone when CPU time was within 0.8-1.5x the limit, "
+                                 "or any TLE when more than one slot ran"}
+    summary["ratings"] = _ratings(counts, problems, standings, rating_map)
+    summary["skipped"] = [{"row": r["row"], "problem_id": r["problem_id"], "reason": r["reason"]}
+                          for r in records if r["verdict"] == Verdict.SKIPPED]
+    langs = sorted({r["language"] for r in counted if r["language"] in LANGUAGES})
+    summary["limits"] = {
+        "time_factors": {lang: LANGUAGES[lang].time_factor for lang in langs},
+        "problems": {pid: {"time_limit_ms": p.time_limit_ms, "memory_limit_mb": p.memory_limit_mb}
+                     for pid, p in sorted(problems.items(), key=lambda item: natural_order(item[0]))
+                     if pid in counts},
+        "stop_at_first_failure": True,
+    }
+    summary["provenance"] = provenance.to_dict()
+    wall = stats.get("wall_ms", 0.0)
+    judged = stats.get("judged", 0)
+    phase_wall = sum(stats.get("phase_wall_ms", {}).values())
+    summary["run"] = {
+        "samples": len(samples), "unique_programs": stats.get("unique_programs", 0),
+        "judged_now": stats.get("judged_parallel", 0), "reruns_now": stats.get("judged_rerun", 0),
+        "from_store": stats.get("cached", 0), "wall_s": wall / 1e3,
+        "judging_wall_s": phase_wall / 1e3,
+        "samples_per_min": (judged / (phase_wall / 6e4)) if phase_wall > 0 and judged else None,
+        "phase_ms": {k: stats.get(k, 0.0) for k in ("grade_ms", "compile_ms", "run_ms", "check_ms")},
+        "slots": stats.get("slots", {}), "jobs": stats.get("jobs"),
+    }
+    summary.update(_completeness(records))
+    summary["warnings"][:0] = provenance.warnings
+
+    out.mkdir(parents=True, exist_ok=True)
+    _atomic_write(out / "results.jsonl", "".join(json.dumps(r) + "\n" for r in records))
+    _atomic_write(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    _atomic_write(out / "report.html", render_html(summary, records))
+    return EvalResult(summary=summary, samples=records, out=out, stats=stats)
+
+
+def _completeness(records: list[dict]) -> dict:
+    """Whether the metrics cover every row: samples the judge failed on (SE, a checker's FAIL)
+    or could not take (an unknown problem, a toolchain missing here) are left out of them,
+    never scored as the model's failures, and the run is marked incomplete."""
+    left_out = [r for r in records if r.get("excluded") and not r.get("skipped_on_request")]
+    by_verdict = dict(sorted(Counter(r["verdict"] for r in left_out).items()))
+    info: dict[str, Any] = {
+        "complete": not left_out,
+        "excluded": {"count": len(left_out), "by_verdict": by_verdict,
+                     "samples": [{"row": r["row"], "problem_id": r["problem_id"],
+                                  "verdict": r["verdict"], "reason": (r.get("reason") or "")[:300]}
+                                 for r in left_out[:100]]},
+        "warnings": [],
+    }
+    if left_out:
+        parts = ", ".join(f"{n} {v}" for v, n in by_verdict.items())
+        info["warnings"].append(
+            f"INCOMPLETE: {len(left_out)} sample(s) are left out of the metrics ({parts}): the "
+            "judge could not grade them; SE samples are judged again on the next run")
+    on_request = sum(1 for r in records if r.get("skipped_on_request"))
+    if on_request:
+        info["warnings"].append(f"{on_request} ungradable sample(s) left out (--skip-ungradable)")
+    return info
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+__all__ = ["build", "EvalResult"]
