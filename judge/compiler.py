@@ -191,35 +191,37 @@ class Compiler:
         self.close()
 
     def precompiled_header(self, language: Language) -> Path | None:
-        """A precompiled bits/stdc++.h built with exactly the language's flags, or None.
+        """The language's precompiled header (bits/stdc++.h for C++) built with exactly its
+        header flags, or None.
 
         Most model-written C++ includes it; with the .gch found first on the include path a
         compile takes a fraction of the time and produces the same code. g++ checks that the
         flags match and silently falls back to the real header when they do not."""
-        if language.name not in ("cpp",) or os.environ.get("JUDGE_NO_PCH"):
+        if language.precompiled_header is None or os.environ.get("JUDGE_NO_PCH"):
             return None
         if language.name in self._pch:
             return self._pch[language.name]
         self._pch[language.name] = None
-        flags = tuple(f for f in language.compile[1:] if f not in ("-static",) and not f.endswith(".cpp")
-                      and f not in ("-o", "code.exe"))
+        flags = language.header_flags
         key = hashlib.sha256(json.dumps([flags, language.toolchain_version]).encode()).hexdigest()[:16]
         root = self.cache.parent / "pch" / key
-        gch = root / "bits" / "stdc++.h.gch"
-        if not gch.exists():
-            header = _header_path("bits/stdc++.h", flags)
+        relative = Path(language.precompiled_header)
+        gch_name = relative.name + ".gch"
+        if not (root / relative.parent / gch_name).exists():
+            header = _header_path(language.precompiled_header, flags)
             if header is None:
                 return None
             root.parent.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=compile_cache.STAGING_PREFIX, dir=root.parent))
-            (staging / "bits").mkdir()
-            for d in (staging, staging / "bits"):
-                _make_world_accessible(d)
-            with Sandbox(box=staging / "bits", policy="build", slot=self.slot, cpu=self.cpu,
+            build_dir = staging / relative.parent
+            build_dir.mkdir(parents=True, exist_ok=True)
+            for directory in reversed([relative.parent, *relative.parent.parents]):
+                _make_world_accessible(staging / directory)
+            with Sandbox(box=build_dir, policy="build", slot=self.slot, cpu=self.cpu,
                          box_writable=True, tmp_size_mb=512) as sandbox:
-                run = sandbox.run(["g++", *flags, "-x", "c++-header", "-o", "stdc++.h.gch", header],
+                run = sandbox.run(["g++", *flags, "-x", "c++-header", "-o", gch_name, header],
                                   compile_limits(PCH_FILE_SIZE_MB))
-            if run.status != "OK" or not (staging / "bits" / "stdc++.h.gch").exists():
+            if run.status != Status.OK or not (build_dir / gch_name).exists():
                 shutil.rmtree(staging, ignore_errors=True)
                 return None
             compile_cache.publish(staging, root)

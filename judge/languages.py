@@ -7,7 +7,8 @@ import os
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Callable
 from pathlib import Path
 
 from judge import JudgeError
@@ -28,12 +29,18 @@ class Language:
     artifacts: tuple[str, ...] = ()        # glob patterns of what the run needs from the build
     version_command: tuple[str, ...] = ()
     compile_env: dict = field(default_factory=dict, hash=False, compare=False)
+    # The class a source names for its compiler and runtime (Java's public class); None: none.
+    main_class: Callable[[str], str] | None = field(default=None, compare=False)
+    # A header most submissions include, precompiled once with header_flags (the compile's
+    # flags that shape code, not linking) and found first on every compile's include path.
+    precompiled_header: str | None = None
+    header_flags: tuple[str, ...] = ()
 
     def file_name(self, source: str) -> str:
         return self.source_name.format(cls=self.entry_class(source))
 
     def entry_class(self, source: str) -> str:
-        return java_class_name(source) if self.name == "java" else ""
+        return self.main_class(source) if self.main_class else ""
 
     def compile_argv(self, source: str) -> list[str] | None:
         if self.compile is None:
@@ -63,77 +70,6 @@ class Language:
             return "unknown"
 
 
-CPP_FLAGS = ("-fno-asm", "-fsanitize=bounds", "-fno-sanitize-recover=bounds", "-static", "-O2",
-             "-DONLINE_JUDGE")
-
-# Python has no build step in the benchmark's recipe; the compile step only parses the source so
-# that a syntax error is a compile error (CE), the way online judges report it.
-PYTHON_SYNTAX_CHECK = ("import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')")
-
-LANGUAGES: dict[str, Language] = {
-    lang.name: lang for lang in (
-        Language("cpp", (".cpp", ".cc", ".cxx", ".c++"), "code.cpp",
-                 ("g++", "-std=c++20", *CPP_FLAGS, "-o", "code.exe", "code.cpp"),
-                 ("./code.exe",), "native", compile_policy="build", artifacts=("code.exe",),
-                 version_command=("g++", "--version")),
-        Language("c", (".c",), "code.c",
-                 ("gcc", "-std=gnu17", *CPP_FLAGS, "-o", "code.exe", "code.c", "-lm"),
-                 ("./code.exe",), "native", compile_policy="build", artifacts=("code.exe",),
-                 version_command=("gcc", "--version")),
-        Language("python", (".py",), "code.py",
-                 ("python3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
-                 ("python3", "code.py"), "python", compile_policy="python", time_factor=2.0,
-                 artifacts=("code.py",), version_command=("python3", "--version")),
-        Language("pypy3", (), "code.py",
-                 ("pypy3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
-                 ("pypy3", "code.py"), "python", compile_policy="python", time_factor=2.0,
-                 artifacts=("code.py",), version_command=("pypy3", "--version")),
-        Language("java", (".java",), "{cls}.java",
-                 ("javac", "-J-Xmx544m", "{cls}.java"),
-                 ("java", "-XX:+UseSerialGC", "-Xmx544m", "-Xss64m", "-DONLINE_JUDGE", "{cls}"),
-                 "java", compile_policy="java", time_factor=2.0, artifacts=("*.class",),
-                 version_command=("javac", "-version")),
-    )
-}
-
-ALIASES = {"c++": "cpp", "cxx": "cpp", "g++": "cpp", "py": "python", "python3": "python",
-           "pypy": "pypy3", "java17": "java"}
-
-
-def time_factors_from_env() -> None:
-    """JUDGE_TIME_FACTORS="python=3,java=2.5" overrides the per-language multipliers."""
-    spec = os.environ.get("JUDGE_TIME_FACTORS", "")
-    for item in filter(None, (s.strip() for s in spec.split(","))):
-        name, _, value = item.partition("=")
-        try:
-            set_time_factor(name, float(value))
-        except ValueError:
-            raise JudgeError(f"JUDGE_TIME_FACTORS: bad entry {item!r} (expected lang=number)") from None
-
-
-def set_time_factor(name: str, factor: float) -> None:
-    from dataclasses import replace
-    lang = get_language(name)
-    if factor <= 0:
-        raise JudgeError(f"time factor of {name} must be positive")
-    LANGUAGES[lang.name] = replace(lang, time_factor=factor)
-
-
-def get_language(name: str) -> Language:
-    key = ALIASES.get(name.lower(), name.lower())
-    if key not in LANGUAGES:
-        raise JudgeError(f"unknown language {name!r} (known: {', '.join(LANGUAGES)})")
-    return LANGUAGES[key]
-
-
-def language_for_file(path: str | Path) -> Language:
-    suffix = Path(path).suffix.lower()
-    for lang in LANGUAGES.values():
-        if suffix in lang.extensions:
-            return lang
-    raise JudgeError(f"cannot tell the language of {path} from its extension; use --lang")
-
-
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _STRINGS = re.compile(r'"(?:\\.|[^"\\\n])*"')
 
@@ -152,3 +88,85 @@ def java_class_name(source: str) -> str:
         if enclosing:
             return enclosing[-1].group(1)
     return classes[0].group(1) if classes else "Main"
+
+
+CPP_FLAGS = ("-fno-asm", "-fsanitize=bounds", "-fno-sanitize-recover=bounds", "-static", "-O2",
+             "-DONLINE_JUDGE")
+
+# Python has no build step in the benchmark's recipe; the compile step only parses the source so
+# that a syntax error is a compile error (CE), the way online judges report it.
+PYTHON_SYNTAX_CHECK = ("import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')")
+
+LANGUAGES: dict[str, Language] = {
+    lang.name: lang for lang in (
+        Language("cpp", (".cpp", ".cc", ".cxx", ".c++"), "code.cpp",
+                 ("g++", "-std=c++20", *CPP_FLAGS, "-o", "code.exe", "code.cpp"),
+                 ("./code.exe",), "native", compile_policy="build", artifacts=("code.exe",),
+                 version_command=("g++", "--version"), precompiled_header="bits/stdc++.h",
+                 header_flags=("-std=c++20", *(f for f in CPP_FLAGS if f != "-static"))),
+        Language("c", (".c",), "code.c",
+                 ("gcc", "-std=gnu17", *CPP_FLAGS, "-o", "code.exe", "code.c", "-lm"),
+                 ("./code.exe",), "native", compile_policy="build", artifacts=("code.exe",),
+                 version_command=("gcc", "--version")),
+        Language("python", (".py",), "code.py",
+                 ("python3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
+                 ("python3", "code.py"), "python", compile_policy="python", time_factor=2.0,
+                 artifacts=("code.py",), version_command=("python3", "--version")),
+        Language("pypy3", (), "code.py",
+                 ("pypy3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
+                 ("pypy3", "code.py"), "python", compile_policy="python", time_factor=2.0,
+                 artifacts=("code.py",), version_command=("pypy3", "--version")),
+        Language("java", (".java",), "{cls}.java",
+                 ("javac", "-J-Xmx544m", "{cls}.java"),
+                 ("java", "-XX:+UseSerialGC", "-Xmx544m", "-Xss64m", "-DONLINE_JUDGE", "{cls}"),
+                 "java", compile_policy="java", time_factor=2.0, artifacts=("*.class",),
+                 version_command=("javac", "-version"), main_class=java_class_name),
+    )
+}
+
+ALIASES = {"c++": "cpp", "cxx": "cpp", "g++": "cpp", "py": "python", "python3": "python",
+           "pypy": "pypy3", "java17": "java"}
+
+
+def _canonical(name: str) -> str:
+    return ALIASES.get(name.lower(), name.lower())
+
+
+@functools.lru_cache(maxsize=16)
+def _parse_time_factors(spec: str) -> tuple[tuple[str, float], ...]:
+    factors = []
+    for item in filter(None, (s.strip() for s in spec.split(","))):
+        name, _, value = item.partition("=")
+        try:
+            factor = float(value)
+        except ValueError:
+            raise JudgeError(f"JUDGE_TIME_FACTORS: bad entry {item!r} (expected lang=number)") from None
+        if _canonical(name) not in LANGUAGES:
+            raise JudgeError(f"JUDGE_TIME_FACTORS: unknown language {name!r}")
+        if not factor > 0:
+            raise JudgeError(f"JUDGE_TIME_FACTORS: the time factor of {name} must be positive")
+        factors.append((_canonical(name), factor))
+    return tuple(factors)
+
+
+def time_factors_from_env() -> dict[str, float]:
+    """The per-language multipliers JUDGE_TIME_FACTORS="python=3,java=2.5" overrides; raises a
+    JudgeError for a bad entry (commands call it first to fail before doing anything)."""
+    return dict(_parse_time_factors(os.environ.get("JUDGE_TIME_FACTORS", "")))
+
+
+def get_language(name: str) -> Language:
+    """The profile of ``name`` (or an alias), with its time factor from JUDGE_TIME_FACTORS."""
+    key = _canonical(name)
+    if key not in LANGUAGES:
+        raise JudgeError(f"unknown language {name!r} (known: {', '.join(LANGUAGES)})")
+    factor = time_factors_from_env().get(key)
+    return LANGUAGES[key] if factor is None else replace(LANGUAGES[key], time_factor=factor)
+
+
+def language_for_file(path: str | Path) -> Language:
+    suffix = Path(path).suffix.lower()
+    for lang in LANGUAGES.values():
+        if suffix in lang.extensions:
+            return get_language(lang.name)
+    raise JudgeError(f"cannot tell the language of {path} from its extension; use --lang")

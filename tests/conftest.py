@@ -189,8 +189,7 @@ def audited_host(require_sandbox):
     """The host's audit record (judge/audit/record.py) exists before an evaluation test starts:
     the once-per-host `judge audit --quick` that the first `judge eval` runs is spent here, once,
     and no evaluation's output carries its notice. A host that fails the audit fails this."""
-    script = ("from judge.languages import time_factors_from_env; time_factors_from_env(); "
-              "from judge.evaluate.provenance import establish; "
+    script = ("from judge.evaluate.provenance import establish; "
               f"print(establish([], {next_slot()}, False, lambda _: None).audit.status.value)")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env={**os.environ, **scaled_time_factors_env()},

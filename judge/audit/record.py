@@ -99,11 +99,11 @@ def machine_identity() -> str:
 
 def host_key(cgroup: str, uid_mode: str, languages: list[str], broken: set[str]) -> HostKey:
     """The key of an audit of ``languages`` now, with the languages' time factors in force."""
-    from judge.languages import LANGUAGES
+    from judge.languages import get_language
     names = tuple(sorted(languages))
     return HostKey(__version__, cgroup, uid_mode, platform.release(), cpu_model(),
                    machine_identity(), names,
-                   tuple((name, LANGUAGES[name].time_factor) for name in names),
+                   tuple((name, get_language(name).time_factor) for name in names),
                    tuple(sorted(broken)))
 
 

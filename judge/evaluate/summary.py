@@ -122,7 +122,7 @@ def _ratings(counts: dict[str, tuple[int, int]], problems: dict, standings: dict
 
 def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, out: Path,
           provenance):
-    from judge.languages import LANGUAGES
+    from judge.languages import LANGUAGES, get_language
     run_id = stats.get("run_id")
     records = [_sample_record(s, final.get(s.jk.key) if s.jk else None, run_id) for s in samples]
     counted = [r for r in records if r.get("counted")]
@@ -181,7 +181,7 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
                           for r in records if r["verdict"] == Verdict.SKIPPED]
     langs = sorted({r["language"] for r in counted if r["language"] in LANGUAGES})
     summary["limits"] = {
-        "time_factors": {lang: LANGUAGES[lang].time_factor for lang in langs},
+        "time_factors": {lang: get_language(lang).time_factor for lang in langs},
         "problems": {pid: {"time_limit_ms": p.time_limit_ms, "memory_limit_mb": p.memory_limit_mb}
                      for pid, p in sorted(problems.items(), key=lambda item: natural_order(item[0]))
                      if pid in counts},
