@@ -1,4 +1,4 @@
-"""Shared fixtures of the sandbox tests (DESIGN.md §6).
+"""Shared fixtures of the sandbox tests (docs/design.md §8, tests).
 
 - `box`: a session temp dir (mode 755, readable by the sandbox uid) holding the test programs of
   tests/programs: the C ones compiled statically, the Python ones copied, Main.java compiled.

@@ -1,5 +1,5 @@
 """A warm sandbox slot: one long-lived C supervisor holding its namespaces and root, forking
-each run inside them (DESIGN.md §2, "Warm slots")."""
+each run inside them (docs/design.md §2, process tree)."""
 from __future__ import annotations
 
 import array
