@@ -318,7 +318,7 @@ class Audit:
                 figures["past_limit_ms"] = round(over, 3)
                 passed = r.status == Status.TLE and r.killed_by == KilledBy.CPU_TIMER and over <= OVERSHOOT_MS
                 if passed and over > TARGET_OVERSHOOT_MS:
-                    note = _join(note, f"past the DESIGN §5 target of TL + {TARGET_OVERSHOOT_MS:g} ms")
+                    note = _join(note, f"past the target of TL + {TARGET_OVERSHOOT_MS:g} ms")
                 measured = f"{_status(run)}, {r.cpu_time_ms:.1f} ms ({over:+.1f} ms past the limit)"
                 if r.status == "OK":
                     measured += f"; {_own_text(r.cpu_time_ms, _own_cpu(run))}"
@@ -385,7 +385,7 @@ class Audit:
                 figures["past_limit_ms"] = round(over, 3)
                 passed = r.status == Status.TLE and r.killed_by == KilledBy.CPU_TIMER and over <= OVERSHOOT_MS
                 if passed and over > TARGET_OVERSHOOT_MS:
-                    note = _join(note, f"past the DESIGN §5 target of TL + {TARGET_OVERSHOOT_MS:g} ms")
+                    note = _join(note, f"past the target of TL + {TARGET_OVERSHOOT_MS:g} ms")
                 self._add(Probe("time", language.name, f"2 threads x {share}x TL",
                                 f"TLE at {tl} ms (needs ≥ 2 × {per_thread:.0f} = {total:.0f} ms)",
                                 f"{_status(run)}, {r.cpu_time_ms:.1f} ms ({over:+.1f} ms past the limit)",
@@ -620,7 +620,7 @@ class Audit:
             + ("no figure" if worst is None else f"worst {worst:+.1f} ms") + f"; bare {bare:.1f} ms "
             f"({_pct(median, bare)}); wall median {statistics.median(walls):.0f} ms",
             statuses == ["OK"] and spread < threshold and agree,
-            "" if spread < target else f"above the DESIGN §5 benchmark target of {target:.0%}",
+            "" if spread < target else f"above the benchmark target of {target:.0%}",
             figures={"cpu_times_ms": times, "own_cpu_ms": own, "wall_times_ms": walls,
                      "spread": spread, "cv": cv, "spin_ms": spin, "bare_cpu_ms": bare,
                      "worst_error_ms": worst})
