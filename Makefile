@@ -9,7 +9,7 @@ APT_PACKAGES = build-essential libseccomp-dev libcap-dev openjdk-17-jdk-headless
 # container fail to start; a drop-in file leaves the user's own containers.conf alone.
 CONTAINERS_CONF = /etc/containers/containers.conf.d/50-judge.conf
 
-.PHONY: setup system containers-conf venv native test bench image clean
+.PHONY: setup system containers-conf venv native test test-fast lint bench image clean
 
 setup: system containers-conf venv
 
@@ -36,7 +36,7 @@ containers-conf: system
 $(VENV)/.installed: pyproject.toml setup.py native/*.c native/*.h native/*.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip setuptools wheel cffi
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,lint]'
 	touch $@
 
 venv: $(VENV)/.installed
@@ -50,6 +50,11 @@ test: setup
 	$(PY) -m pytest -q tests
 	JUDGE_CGROUP=none $(PY) -m pytest -q tests/test_sandbox_limits.py \
 	  tests/test_sandbox_hostile.py tests/test_grading.py
+
+# ruff (style, imports, likely bugs) and mypy (types) over the package and the tests; CI runs it.
+lint: venv
+	$(PY) -m ruff check judge tests problems
+	$(PY) -m mypy
 
 bench: setup
 	$(PY) -m tests.bench

@@ -22,19 +22,20 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 from judge import JudgeError
 from judge.evaluate import extract
 from judge.evaluate.generations import Generation, parse_row
-from judge.evaluate.summary import EvalResult
 from judge.evaluate.runner import EvalConfig, host_cpus
 from judge.evaluate.runner import evaluate as run_evaluation
+from judge.evaluate.summary import EvalResult
 from judge.functional import is_functional, wrap_source
-from judge.grade import GradeResult, Grader, TestResult
+from judge.grade import Grader, GradeResult, TestResult
 from judge.languages import Language
 from judge.problems.model import Problem, TestCase
 from judge.problems.source import ProblemSource, open_source

@@ -17,7 +17,7 @@ def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK | os.X_OK)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def usable_cache_dir(configured: Path, what: str) -> Path:
     """``configured`` if it can be written, else a fresh private temporary directory, with one
     warning line on stderr that names the directory at fault."""

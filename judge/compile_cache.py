@@ -100,7 +100,7 @@ def _evict(root: Path, target_bytes: int) -> int:
     directory found here is a leftover of an eviction that died, and so is a staging directory
     older than IN_USE_SECONDS (a build stages its entry in well under a second)."""
     now = time.time()
-    entries = []
+    entries: list[tuple[float, int, Path]] = []
     for shard in os.scandir(root):
         if shard.name.startswith(EVICTED_PREFIX):
             shutil.rmtree(shard.path, ignore_errors=True)
@@ -117,10 +117,10 @@ def _evict(root: Path, target_bytes: int) -> int:
             except FileNotFoundError:   # a staging directory published meanwhile
                 continue
     total = sum(size for _, size, _ in entries)
-    for used, size, entry in sorted(entries):
+    for used, size, path in sorted(entries):
         if total <= target_bytes or now - used < IN_USE_SECONDS:
             break   # done, or this entry and the newer ones after it are in use
-        if _evict_entry(root, entry, now):
+        if _evict_entry(root, path, now):
             total -= size
     return total
 

@@ -172,19 +172,23 @@ class Compiler:
     def _empty_box(sandbox: Sandbox) -> int:
         """The sandbox's box without the last build's files. No toolchain here makes
         directories; a build that did costs a restart of the slot, which brings a new tmpfs."""
-        for entry in os.scandir(sandbox.box_fd):
+        box = sandbox.box_fd
+        assert box is not None, "a compile sandbox has a tmpfs box"
+        for entry in os.scandir(box):
             if entry.is_dir(follow_symlinks=False):
                 sandbox.close()
-                return sandbox.start().box_fd
-            os.unlink(entry.name, dir_fd=sandbox.box_fd)
-        return sandbox.box_fd
+                fresh = sandbox.start().box_fd
+                assert fresh is not None
+                return fresh
+            os.unlink(entry.name, dir_fd=box)
+        return box
 
     def close(self) -> None:
         for sandbox in self._sandboxes.values():
             sandbox.close()
         self._sandboxes.clear()
 
-    def __enter__(self) -> "Compiler":
+    def __enter__(self) -> Compiler:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -251,7 +255,7 @@ class Compiler:
     def _build(self, source: str, language: Language, entry: Path, binds: tuple) -> CompileResult:
         argv = language.compile_argv(source)
         pch = self.precompiled_header(language) if argv else None
-        if pch is not None:
+        if pch is not None and argv is not None:
             argv = [argv[0], "-I", PCH_INSIDE, *argv[1:]]
             binds = (*binds, (str(pch), PCH_INSIDE))
         sandbox = self._sandbox(language.compile_policy, binds)

@@ -62,7 +62,7 @@ def _cgroup_checks() -> list[Check]:
 def _sandbox_checks() -> list[Check]:
     """An end-to-end run, the cgroup mode the sandbox picked (with why, when none), and what
     the widest program policy leaves of the network."""
-    from judge.sandbox import Sandbox, Limits, SandboxError
+    from judge.sandbox import Limits, Sandbox, SandboxError
     try:
         with Sandbox(box=None) as sandbox:
             result = sandbox.run(["/bin/true"], Limits(time_limit_ms=2000))

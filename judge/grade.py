@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge import JudgeError
-from judge.compiler import CompileResult, Compiler
+from judge.compiler import Compiler, CompileResult
 from judge.functional import check_tests, is_functional, wrap_source
 from judge.languages import Language, get_language
 from judge.ownership import ThreadOwner
@@ -108,7 +108,7 @@ class Grader:
         self.compiler.close()
         shutil.rmtree(self._work, ignore_errors=True)
 
-    def __enter__(self) -> "Grader":
+    def __enter__(self) -> Grader:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -172,6 +172,7 @@ class Grader:
             result.verdict = Verdict.CE if compiled.status == "CE" else Verdict.SE
             timings["total"] = time.perf_counter() - started
             return result
+        assert compiled.artifacts is not None, "a compile that succeeded has its artifacts"
         self._stage(compiled.artifacts)
         argv = lang.run_argv(source)
         checker_name = checker or problem.checker
@@ -187,6 +188,7 @@ class Grader:
                     os.lseek(output_fd, 0, os.SEEK_SET)
                     output = _read_all(output_fd)
                 if run.status == Status.OK:
+                    assert output is not None
                     mark = time.perf_counter()
                     check = self.checkers.check(checker_name, test.input, output, test.output)
                     timings["check"] += time.perf_counter() - mark
@@ -218,7 +220,7 @@ class Grader:
 
 
 def _read_all(fd: int) -> bytes:
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         chunk = os.read(fd, 1 << 20)
         if not chunk:

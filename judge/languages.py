@@ -7,8 +7,8 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Callable
 from pathlib import Path
 
 from judge import JudgeError

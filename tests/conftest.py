@@ -151,7 +151,7 @@ def pytest_runtest_makereport(item, call):
 
 # -- the sandbox check -------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _sandbox_status() -> tuple[bool, str]:
     try:
         from judge.sandbox import Limits, Sandbox

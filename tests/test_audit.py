@@ -185,7 +185,7 @@ def test_audit_passes_on_this_machine(require_sandbox, tmp_path):
     assert not failures(report, real_only=True), "\n".join(failures(report))
     if report["inconclusive"]:
         assert done.returncode == 1 and not report["ok"]
-        warnings.warn("judge audit inconclusive on a busy machine: " + "; ".join(failures(report)))
+        warnings.warn("judge audit inconclusive on a busy machine: " + "; ".join(failures(report)), stacklevel=1)
     else:
         assert report["ok"] and done.returncode == 0, done.stderr[-3000:]
     probes = report["probes"]

@@ -9,7 +9,11 @@ import pytest
 
 from judge import JudgeError
 from judge.checkers.dataset_comparators import (
-    DATASET_COMPARATORS, compare_as_dataset, check_codecontests, check_lcb, check_lcb_functional,
+    DATASET_COMPARATORS,
+    check_codecontests,
+    check_lcb,
+    check_lcb_functional,
+    compare_as_dataset,
 )
 from judge.problems import codecontests as cc
 from judge.problems import livecodebench as lcb

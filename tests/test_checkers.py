@@ -7,6 +7,7 @@ each checker's own text from testlib's checkers/*.cpp.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import subprocess
@@ -50,8 +51,8 @@ def test_registry():
 def test_result_type_and_buffers():
     r = run("ncmp", bytearray(b"1 2"), memoryview(b"1 2"))
     assert isinstance(r, CheckResult) and r.ok and r.points is None
-    with pytest.raises(Exception):
-        r.verdict = "WA"  # frozen
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.verdict = "WA"
     assert run("ncmp", b"", b"").message == 'ok 0 number(s): ""'
     with pytest.raises(TypeError):
         check("ncmp", b"", 5, b"")

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import next_slot
 from judge.compile_cache import SIZE_FILE, TOTAL_FILE, disk_usage
-from judge.compiler import CompileResult, Compiler
+from judge.compiler import Compiler, CompileResult
 from judge.languages import get_language
 
 pytestmark = pytest.mark.sandbox

@@ -15,13 +15,19 @@ from pathlib import Path
 
 import pytest
 
+from conftest import (
+    PACK_SOURCES,
+    assert_no_leftovers,
+    next_slot,
+    scaled,
+    scaled_problem,
+    slot_parents,
+    supervisor_dirs,
+)
 from judge import JudgeError
 from judge.grade import Grader
 from judge.languages import get_language
 from judge.sandbox import Limits, Sandbox
-
-from conftest import (PACK_SOURCES, assert_no_leftovers, next_slot, scaled, scaled_problem,
-                      slot_parents, supervisor_dirs)
 
 pytestmark = pytest.mark.sandbox
 

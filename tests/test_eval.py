@@ -15,8 +15,14 @@ from pathlib import Path
 import pytest
 
 import judge
-from conftest import (HOST_CGROUP_MODES, PACK_SOURCES, TIME_FACTORS, TIME_SCALE, scaled,
-                      scaled_time_factors_env)
+from conftest import (
+    HOST_CGROUP_MODES,
+    PACK_SOURCES,
+    TIME_FACTORS,
+    TIME_SCALE,
+    scaled,
+    scaled_time_factors_env,
+)
 from judge import JudgeError
 from judge.evaluate.generations import read_generations
 from judge.evaluate.html_report import render_html

@@ -108,7 +108,8 @@ int main() { int n; std::scanf("%d", &n); for (int i = 1; i <= n; i++) std::prin
     # n + 1 is out of the range readInt(1, n) allows: WA, not PE.
     ("1900B", answer("python", "n = int(input())\nprint(*range(2, n + 2))"), "WA"),
     ("1900B", answer("python", "n = int(input())\nprint('two one')"), "PE"),
-    ("1900C", answer("python", "for _ in range(int(input())):\n    a, b = map(int, input().split())\n    print(a + b)"), "AC"),
+    ("1900C", answer("python", "for _ in range(int(input())):\n"
+                               "    a, b = map(int, input().split())\n    print(a + b)"), "AC"),
     # 32-bit overflow on test 2.
     ("1900C", answer("cpp", """#include <cstdio>
 int main() { int t; std::scanf("%d", &t); while (t--) { long long a, b; std::scanf("%lld %lld", &a, &b);
@@ -150,7 +151,7 @@ def test_verdicts_agree_with_a_careful_judge(tmp_path, audited_host):
     assert len(records) == len(GENERATIONS)
     disagree = [(g[0], g[2], r["verdict"], (r["tests"][-1]["checker_message"] if r["tests"] else
                                            r.get("reason") or r["compile"]["log"][:200]))
-                for g, r in zip(GENERATIONS, records) if r["verdict"] != g[2]]
+                for g, r in zip(GENERATIONS, records, strict=True) if r["verdict"] != g[2]]
     print(f"\nverdict agreement: {len(records) - len(disagree)}/{len(records)} "
           f"({len({g[0] for g in GENERATIONS})} problems, 3 custom testlib checkers, no checkout)")
     assert not disagree, disagree

@@ -9,13 +9,12 @@ import sys
 
 import pytest
 
+from conftest import next_slot, scaled
 from judge import JudgeError
 from judge.checkers.dataset_comparators import check_lcb_functional
 from judge.functional import check_tests, decode_result, wrap_source
 from judge.problems.model import Problem
 from judge.problems.model import TestCase as Case
-
-from conftest import next_slot, scaled
 
 
 def functional_problem(tests=((b"[2, 7, 11, 15]\n9", b"[0, 1]"),), func="twoSum") -> Problem:

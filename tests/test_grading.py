@@ -16,12 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import PACK_SOURCES, SUITE_CGROUP, scaled, scaled_problem, scaled_time_factors_env
 from judge import JudgeError
 from judge.grade import Grader
 from judge.languages import java_class_name
 from judge.problems.registry import list_problems
-
-from conftest import PACK_SOURCES, SUITE_CGROUP, scaled, scaled_problem, scaled_time_factors_env
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERIC = Path(__file__).parent / "grading_programs"
@@ -58,9 +57,16 @@ def test_the_pack_is_there():
     assert len([p for p in PROBLEMS if p.startswith("pack/")]) >= 6
 
 
-@pytest.mark.parametrize("lang", ["cpp", "python", "java"])
-@pytest.mark.parametrize("kind", list(LANG_FILES))
-@pytest.mark.parametrize("problem_id", PROBLEMS)
+LANGS = ("cpp", "python", "java")
+# Right and wrong answers are problem-specific: every problem, every language. TLE, MLE, RE and
+# CE programs ignore the problem (they spin, allocate, crash, do not compile): once per
+# language, on one problem.
+GENERIC_PROBLEM = "codeforces/2020A"
+CASES = ([(p, kind, lang) for p in PROBLEMS for kind in ("AC", "WA") for lang in LANGS] +
+         [(GENERIC_PROBLEM, kind, lang) for kind in ("TLE", "MLE", "RE", "CE") for lang in LANGS])
+
+
+@pytest.mark.parametrize("problem_id, kind, lang", CASES)
 def test_verdicts(grader, problem_id, kind, lang):
     path = solution(problem_id, kind, lang)
     assert path.is_file(), f"missing {path}"

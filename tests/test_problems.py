@@ -9,17 +9,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from conftest import PACK_SOURCES as PACK_SRC
 from judge import JudgeError  # noqa: E402
 from judge.problems import registry, stepfun  # noqa: E402
-from judge.problems.model import Problem, TestCase as Case  # noqa: E402
-
+from judge.problems.model import Problem  # noqa: E402
+from judge.problems.model import TestCase as Case
 
 SCHEMA = pa.schema([
     ("id", pa.int64()),
@@ -261,7 +260,7 @@ def test_pack_2020A_answers_are_digit_sums():
     saw_k1_max = saw_k_gt_n = False
     for t in p.tests:
         data = list(map(int, t.input.split()))
-        cases = list(zip(data[1::2], data[2::2]))
+        cases = list(zip(data[1::2], data[2::2], strict=True))
         assert len(cases) == data[0] <= 10**4
         assert all(1 <= n <= 10**9 and 1 <= k <= 10**9 for n, k in cases)
         assert [int(x) for x in t.output.split()] == [answer(n, k) for n, k in cases]
@@ -403,8 +402,10 @@ def test_two_sum_checker_verdicts_on_hostile_output(tmp_path):
 def _cli(*args):
     from typer.testing import CliRunner
 
-    from judge.cli import app
-    from judge.cli import problems_cmd  # noqa: F401  (registers the commands)
+    from judge.cli import (
+        app,
+        problems_cmd,  # noqa: F401  (registers the commands)
+    )
 
     return CliRunner().invoke(app, list(args))
 

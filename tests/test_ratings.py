@@ -4,10 +4,16 @@ import pytest
 
 from judge import JudgeError
 from judge.evaluate.ratings import (
-    codeelo_rating, contest_rating, expected_failures, expected_rank, mle_rating, model_rank,
-    problem_score, rating_for_rank, solve_probability,
+    codeelo_rating,
+    contest_rating,
+    expected_failures,
+    expected_rank,
+    mle_rating,
+    model_rank,
+    problem_score,
+    rating_for_rank,
+    solve_probability,
 )
-
 
 # ----------------------------------------------------------------------------- CodeElo pieces
 

@@ -147,6 +147,7 @@ def test_compile_cache_on_another_file_system(require_sandbox, tmp_path):
     """A cache on a volume (here /dev/shm, a tmpfs) while the build's work directory is under
     $TMPDIR: the finished build must still land in the cache."""
     import uuid
+
     from judge.compiler import Compiler
     from judge.languages import get_language
     shm = Path("/dev/shm")

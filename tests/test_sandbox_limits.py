@@ -23,9 +23,20 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (HOST_CGROUP_MODES, SUITE_CGROUP, assert_no_leftovers, memory_bound_kb,
-                      next_slot, parse_lines, processes_of_uid, run, scaled, slot_parents,
-                      v2_controllers, TIME_SCALE)
+from conftest import (
+    HOST_CGROUP_MODES,
+    SUITE_CGROUP,
+    TIME_SCALE,
+    assert_no_leftovers,
+    memory_bound_kb,
+    next_slot,
+    parse_lines,
+    processes_of_uid,
+    run,
+    scaled,
+    slot_parents,
+    v2_controllers,
+)
 from judge import JudgeError
 from judge.sandbox import Limits, Sandbox, SandboxError
 

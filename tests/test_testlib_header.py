@@ -24,7 +24,8 @@ from conftest import next_slot, scaled
 from judge.checkers.runner import JUDGE_TESTLIB, CheckerRunner
 from judge.compiler import Compiler
 from judge.grade import Grader
-from judge.problems.model import Problem, TestCase as Case
+from judge.problems.model import Problem
+from judge.problems.model import TestCase as Case
 from judge.verdicts import CHECKER_EXIT_VERDICTS
 
 CHECKERS = {

@@ -85,7 +85,7 @@ def run_audit(languages: list[Language], *, explicit: bool = True, quick: bool =
     started = time.perf_counter()
     groups = groups or list(GROUPS)
     facts = host.collect()
-    report = AuditReport([l.name for l in languages], quick, facts,
+    report = AuditReport([lang.name for lang in languages], quick, facts,
                          broken=sorted(broken_switches()))
     usable = []
     for lang in languages:
@@ -114,7 +114,7 @@ def run_audit(languages: list[Language], *, explicit: bool = True, quick: bool =
             if "isolation" in groups:
                 audit.isolation_probes(lang)
         if "stability" in groups and usable:
-            stable = next((l for l in usable if l.name == "cpp"), usable[0])
+            stable = next((lang for lang in usable if lang.name == "cpp"), usable[0])
             audit.stability_probes(stable)
         report.probes.extend(audit.probes)
     facts.sources = {k: sorted(v) for k, v in audit.sources.items()}

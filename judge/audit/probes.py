@@ -7,6 +7,7 @@ moment, the work therefore really uses that much CPU, and the program's own figu
 same kernel clocks) is the reference the sandbox's CPU time is held against."""
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import socket
@@ -14,9 +15,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from judge.audit.runner import ProbeRun, ProbeRunner
 from judge.languages import Language
@@ -557,7 +558,7 @@ class Audit:
 
     def _syscalls(self, language: Language) -> None:
         runs = self._run_many(language, [f"syscall {name}" for name in SYSCALLS])
-        for name, run in zip(SYSCALLS, runs):
+        for name, run in zip(SYSCALLS, runs, strict=True):
             r = run.result
             self._add(Probe("isolation", language.name, f"syscall {name}", f"RF naming {name}",
                             f"{_status(run)}" + ("" if r.status == "RF" else f": {run.text.strip()}"),
@@ -609,8 +610,8 @@ class Audit:
         mean = statistics.fmean(times) if times else 0.0
         cv = statistics.pstdev(times) / mean if mean else float("inf")
         walls = [r.result.wall_time_ms for r in runs]
-        errors = [t - o for t, o in zip(times, own) if o is not None]
-        agree = all(_agrees(t, o, language.name) for t, o in zip(times, own))
+        errors = [t - o for t, o in zip(times, own, strict=True) if o is not None]
+        agree = all(_agrees(t, o, language.name) for t, o in zip(times, own, strict=True))
         worst = max(errors, key=abs) if errors else None
         return Probe(
             "stability", language.name, f"{len(runs)} runs, {label}",
@@ -631,7 +632,7 @@ class Audit:
             workers.append(subprocess.Popen(
                 [sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                preexec_fn=lambda cpu=cpu: os.sched_setaffinity(0, {cpu})))
+                preexec_fn=functools.partial(os.sched_setaffinity, 0, {cpu})))
         time.sleep(0.3)
         return workers
 

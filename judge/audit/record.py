@@ -14,20 +14,20 @@ import os
 import platform
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
-from typing import Callable, Iterator
 
 from judge import __version__
-from judge.cache import judge_cache_dir
 from judge.audit.host import cpu_model
+from judge.cache import judge_cache_dir
 
 RECORD_FORMAT = 1
 
 
-class AuditStatus(str, Enum):
+class AuditStatus(StrEnum):
     PASS = "PASS"                    # every probe passed
     FAIL = "FAIL"                    # a probe failed: the host's limits are not trusted
     INCONCLUSIVE = "INCONCLUSIVE"    # no probe failed, some were starved by a busy machine
@@ -71,11 +71,11 @@ class AuditOutcome:
         return {**asdict(self), "status": self.status.value}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "AuditOutcome":
+    def from_dict(cls, data: dict) -> AuditOutcome:
         return cls(**{**data, "status": AuditStatus(data["status"])})
 
     @classmethod
-    def from_report(cls, report) -> "AuditOutcome":
+    def from_report(cls, report) -> AuditOutcome:
         """From a judge.audit.AuditReport."""
         def line(p) -> str:
             return f"{p.language} {p.name}: {p.measured}"

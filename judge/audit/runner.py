@@ -61,7 +61,7 @@ class ProbeRunner:
     def close(self) -> None:
         self.grader.close()
 
-    def __enter__(self) -> "ProbeRunner":
+    def __enter__(self) -> ProbeRunner:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -113,8 +113,11 @@ class ProbeRunner:
             raise JudgeError(f"the {language.name} probe does not build: {graded.compile.log[:500]}")
         limits = run_limits(problem, language)
         self.runs += len(graded.tests)
-        return [ProbeRun(test.run, (test.output or b"")[:OUTPUT_CAPTURE], limits, test.verdict)
-                for test in graded.tests]
+        runs = []
+        for test in graded.tests:
+            assert test.run is not None, "a program that built has a run for every test"
+            runs.append(ProbeRun(test.run, (test.output or b"")[:OUTPUT_CAPTURE], limits, test.verdict))
+        return runs
 
     def run(self, language: Language, stdin: str, *, time_limit_ms: int,
             memory_limit_mb: int) -> ProbeRun:

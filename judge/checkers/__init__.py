@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Optional, Union
 
 from judge import JudgeError
 from judge.verdicts import CHECKER_EXIT_VERDICTS, CheckerVerdict
@@ -24,7 +23,7 @@ CHECKERS: tuple[str, ...] = (
 
 _MESSAGE_CAP = 1 << 15  # testlib caps a message at 32000 chars (plus its prefix)
 
-Buffer = Union[bytes, bytearray, memoryview]
+Buffer = bytes | bytearray | memoryview
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,7 @@ class CheckResult:
     verdict: CheckerVerdict
     exit_code: int          # testlib's exit code
     message: str            # testlib's message, e.g. "ok 3 numbers" (bytes that are not UTF-8 replaced)
-    points: Optional[float] = None  # for POINTS results that carry a number (pointscmp)
+    points: float | None = None  # for POINTS results that carry a number (pointscmp)
     raw_message: bytes = field(default=b"", repr=False, compare=False)  # the message's exact bytes
 
     @property

@@ -30,8 +30,8 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
-from typing import Callable
 
 from judge.functional import decode_result, show
 
@@ -63,7 +63,7 @@ def _decimal_lists_equal(a: list[Decimal], b: list[Decimal]) -> bool:
     if len(a) != len(b):
         return False
     try:
-        return all(x == y for x, y in zip(a, b))
+        return all(x == y for x, y in zip(a, b, strict=True))
     except InvalidOperation:          # signalling NaN compared: not equal, as in Python's list ==
         return False
 
@@ -74,7 +74,7 @@ def check_lcb(input: bytes, output: bytes, answer: bytes) -> Comparison:
     if len(out_lines) != len(ans_lines):
         return "WA", (f"Wrong answer: mismatched output length: {len(out_lines)} lines, "
                       f"expected {len(ans_lines)}")
-    for i, (o, a) in enumerate(zip(out_lines, ans_lines)):
+    for i, (o, a) in enumerate(zip(out_lines, ans_lines, strict=True)):
         if o == a:
             continue
         do = _decimals(o)
@@ -154,7 +154,7 @@ def check_codecontests(input: bytes, output: bytes, answer: bytes) -> Comparison
         return "OK", f"{len(ans)} tokens match"
     if len(out) != len(ans):
         return "WA", f"{len(out)} tokens, expected {len(ans)}"
-    for i, (o, a) in enumerate(zip(out, ans)):
+    for i, (o, a) in enumerate(zip(out, ans, strict=True)):
         if not _cc_values_match(o, a):
             return "WA", f"token {i + 1} differs: {_short(o)!r} != {_short(a)!r}"
     return "OK", f"{len(ans)} tokens match"

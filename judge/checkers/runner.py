@@ -87,16 +87,18 @@ class CheckerRunner:
             self._box = self._work / "box"
             self._box.mkdir(mode=0o755)
             self._sandbox = Sandbox(box=self._box, slot=self.slot, cpu=self.cpu).start()
+        box, sandbox = self._box, self._sandbox
+        assert box is not None and sandbox is not None and compiled.artifacts is not None
         if self._staged != compiled.artifacts:
-            shutil.copy2(compiled.artifacts / "code.exe", self._box / "checker")
-            os.chmod(self._box / "checker", 0o755)
+            shutil.copy2(compiled.artifacts / "code.exe", box / "checker")
+            os.chmod(box / "checker", 0o755)
             self._staged = compiled.artifacts
         for name, data in (("input.txt", input), ("output.txt", output), ("answer.txt", answer)):
-            (self._box / name).write_bytes(data)
-            os.chmod(self._box / name, 0o644)
+            (box / name).write_bytes(data)
+            os.chmod(box / name, 0o644)
         messages = os.memfd_create("checker-stderr", os.MFD_CLOEXEC)
         try:
-            run = self._sandbox.run(["./checker", "input.txt", "output.txt", "answer.txt"],
+            run = sandbox.run(["./checker", "input.txt", "output.txt", "answer.txt"],
                                     CHECKER_LIMITS, stderr=messages)
             os.lseek(messages, 0, os.SEEK_SET)
             raw = os.read(messages, 1 << 16)

@@ -11,7 +11,7 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_
                   help="A sandboxed judge for competitive-programming code.")
 
 
-def fail(message: str, code: int = 2) -> "typer.Exit":
+def fail(message: str, code: int = 2) -> typer.Exit:
     """Prints one line on stderr and returns the exit to raise."""
     typer.echo(f"judge: {message}", err=True)
     return typer.Exit(code)

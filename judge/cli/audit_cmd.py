@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
 
 import typer
 
@@ -13,11 +12,11 @@ from judge.cli.console import stderr_console, stdout_console
 
 @app.command("audit")
 def audit_command(
-    lang: Optional[str] = typer.Option(None, "--lang", help="Languages to audit, e.g. cpp,python,java "
+    lang: str | None = typer.Option(None, "--lang", help="Languages to audit, e.g. cpp,python,java "
                                        "(default: those three, skipping a missing toolchain)."),
     quick: bool = typer.Option(False, "--quick", help="Fewer repetitions and bare comparisons."),
-    only: Optional[str] = typer.Option(None, "--only", help="Probe groups: time,memory,isolation,stability."),
-    cpu: Optional[int] = typer.Option(None, "--cpu", help="CPU to pin the audit's slot to "
+    only: str | None = typer.Option(None, "--only", help="Probe groups: time,memory,isolation,stability."),
+    cpu: int | None = typer.Option(None, "--cpu", help="CPU to pin the audit's slot to "
                                       "(default: the idlest usable CPU at start)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
@@ -31,14 +30,14 @@ def audit_command(
         languages, explicit = parse_languages(lang)
         groups = parse_groups(only)
     except JudgeError as exc:
-        raise fail(str(exc))
+        raise fail(str(exc)) from None
     errors = stderr_console()
     progress = None if as_json else (lambda message: errors.print(f"[dim]… {message}[/]"))
     try:
         report = run_audit(languages, explicit=explicit, quick=quick, groups=groups, cpu=cpu,
                            progress=progress)
     except JudgeError as exc:
-        raise fail(str(exc))
+        raise fail(str(exc)) from None
     if not explicit and groups == list(GROUPS):
         record_outcome(report)
     if as_json:

@@ -29,7 +29,7 @@ def check_command(
         try:
             contents.append(path.read_bytes())
         except OSError as exc:
-            raise fail(f"cannot read the {what} file {str(path)!r}: {exc.strerror or exc}", code=3)
+            raise fail(f"cannot read the {what} file {str(path)!r}: {exc.strerror or exc}", code=3) from None
     result = check(name, *contents)
     sys.stdout.flush()
     sys.stderr.buffer.write(result.raw_message + b"\n")

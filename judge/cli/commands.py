@@ -1,2 +1,2 @@
 """Imports every command module so that each registers itself on the app."""
-from judge.cli import exec_cmd, doctor_cmd, check_cmd, run_cmd, problems_cmd, audit_cmd, eval_cmd  # noqa: F401
+from judge.cli import audit_cmd, check_cmd, doctor_cmd, eval_cmd, exec_cmd, problems_cmd, run_cmd  # noqa: F401

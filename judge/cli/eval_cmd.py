@@ -5,7 +5,6 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -43,22 +42,22 @@ EVAL_HELP = (
 @app.command("eval", help=EVAL_HELP)
 def eval_command(
     generations: Path = typer.Argument(..., help="JSONL or parquet file of generations."),
-    dataset: Optional[str] = typer.Option(None, "--dataset", "-d",
+    dataset: str | None = typer.Option(None, "--dataset", "-d",
                                           help="Where problems come from (see above)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j",
+    jobs: int | None = typer.Option(None, "--jobs", "-j",
                                        help="Worker slots, one pinned per core \\[default: all cores]."),
     out: Path = typer.Option(Path("judge-eval-out"), "--out", "-o",
                              help="Output directory (result store and reports)."),
-    standings: Optional[Path] = typer.Option(
+    standings: Path | None = typer.Option(
         None, "--standings", help="Directory of Codeforces contest standings + rating changes "
         "JSON (API shape) for the CodeElo rating."),
-    ratings: Optional[Path] = typer.Option(
+    ratings: Path | None = typer.Option(
         None, "--ratings", help="JSON {problem_id: rating} for the maximum-likelihood rating "
         "(default: the problems' own ratings when the dataset has them)."),
-    testlib: Optional[Path] = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
+    testlib: Path | None = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
                                            help="A testlib checkout to build custom checkers against "
                                                 "(default: the judge's own testlib.h)."),
-    lang: Optional[str] = typer.Option(None, "--lang", help="Language of rows whose code "
+    lang: str | None = typer.Option(None, "--lang", help="Language of rows whose code "
                                        "block has no language tag (cpp, python, java, ...)."),
     skip_ungradable: bool = typer.Option(False, "--skip-ungradable",
                                          help="Leave code in no language the judge runs out of "
@@ -77,8 +76,8 @@ def eval_command(
 ) -> None:
 
     from judge import JudgeError
-    from judge.evaluate.terminal import render_terminal
     from judge.evaluate.runner import EvalConfig, EvalInterrupted, evaluate
+    from judge.evaluate.terminal import render_terminal
 
     err = stderr_console()
     if jobs is not None and jobs < 1:
@@ -93,7 +92,7 @@ def eval_command(
         try:
             get_language(language_from_tag(lang) or lang)
         except JudgeError as exc:
-            raise fail(f"--lang: {exc}")
+            raise fail(f"--lang: {exc}") from None
     cfg = EvalConfig(generations=generations, dataset=dataset, jobs=jobs, out=out,
                      standings=standings, ratings=ratings,
                      testlib=str(testlib) if testlib else None, language=lang,
@@ -108,11 +107,11 @@ def eval_command(
     try:
         result = evaluate(cfg, warn=warn)
     except EvalInterrupted as exc:
-        raise fail(str(exc), 130)
+        raise fail(str(exc), 130) from None
     except JudgeError as exc:
-        raise fail(str(exc))
+        raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        raise fail("interrupted before judging started; nothing was judged", 130)
+        raise fail("interrupted before judging started; nothing was judged", 130) from None
     if as_json:
         typer.echo(json.dumps(result.summary, indent=2))
     else:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -15,23 +14,23 @@ from judge.verdicts import Status
 
 @app.command("exec", context_settings={"allow_interspersed_args": False})
 def exec_command(
-    command: Optional[List[str]] = typer.Argument(None, help="The command and its arguments."),
+    command: list[str] | None = typer.Argument(None, help="The command and its arguments."),
     time_limit: int = typer.Option(1000, "--time-limit", help="CPU time limit, ms."),
-    wall_limit: Optional[int] = typer.Option(None, "--wall-limit", help="Wall time limit, ms."),
+    wall_limit: int | None = typer.Option(None, "--wall-limit", help="Wall time limit, ms."),
     memory_limit: int = typer.Option(256, "--memory-limit", help="Memory limit, MB."),
     output_limit: float = typer.Option(64, "--output-limit", help="Output limit, MB."),
     processes: int = typer.Option(64, "--processes", help="Processes and threads at once."),
     policy: str = typer.Option("native", "--policy", help="seccomp policy: native, python, java."),
     box: Path = typer.Option(Path("."), "--box", help="Directory mounted read-only at /box."),
-    stdin: Optional[Path] = typer.Option(None, "--stdin", help="File given as standard input."),
-    stdout: Optional[Path] = typer.Option(None, "--stdout", help="File for the program's stdout."),
+    stdin: Path | None = typer.Option(None, "--stdin", help="File given as standard input."),
+    stdout: Path | None = typer.Option(None, "--stdout", help="File for the program's stdout."),
     as_json: bool = typer.Option(False, "--json", help="Print the RunResult as JSON."),
-    cgroup: Optional[str] = typer.Option(None, "--cgroup",
+    cgroup: str | None = typer.Option(None, "--cgroup",
                                          help="cgroup mode: auto, v1, v2, none (default: "
                                               "$JUDGE_CGROUP, else auto)."),
 ) -> None:
     """Run CMD in the sandbox, with /box = DIR as the working directory."""
-    from judge.sandbox import CGROUP_MODES, Limits, POLICIES, Sandbox
+    from judge.sandbox import CGROUP_MODES, POLICIES, Limits, Sandbox
     from judge.sandbox.policy import describe_refusal
     from judge.sandbox.result import CANNOT_EXECUTE
     from judge.sandbox.slot import DELIVERY_TIMEOUT_MS
@@ -50,13 +49,13 @@ def exec_command(
                         memory_limit_mb=memory_limit, output_limit_mb=output_limit,
                         processes=processes)
     except JudgeError as exc:
-        raise fail(str(exc))
+        raise fail(str(exc)) from None
     sys.stdout.flush()
     target = stdout if stdout is not None else (None if as_json else sys.stdout.fileno())
     with Sandbox(box=box, policy=policy, cgroup=cgroup) as sandbox:
         result = sandbox.run(command, limits, stdin=stdin, stdout=target,
                              stderr=sys.stderr.fileno())
-    if result.status == Status.SE and (result.error or "").startswith(CANNOT_EXECUTE):
+    if result.status == Status.SE and result.error and result.error.startswith(CANNOT_EXECUTE):
         raise fail(result.error)   # a command that does not exist is the caller's mistake
     if as_json:
         typer.echo(json.dumps(result.to_dict()))

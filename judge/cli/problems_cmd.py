@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
 
 import typer
 
@@ -44,7 +43,7 @@ def _text(data: bytes, limit: int = 2000) -> str:
 
 
 @problems_app.command("list")
-def list_cmd(dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help=DATASET_HELP),
+def list_cmd(dataset: str | None = typer.Option(None, "--dataset", "-d", help=DATASET_HELP),
              as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")
              ) -> None:
     """List the problems of the embedded pack (or of --dataset)."""
@@ -53,7 +52,7 @@ def list_cmd(dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help
     try:
         problems = open_source(dataset).list()
     except JudgeError as exc:
-        raise fail(str(exc))
+        raise fail(str(exc)) from None
     if as_json:
         typer.echo(json.dumps([_summary(p) for p in problems], indent=2))
         return
@@ -75,7 +74,7 @@ def list_cmd(dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help
 @problems_app.command("show")
 def show_cmd(problem_id: str = typer.Argument(..., metavar="ID",
                                               help="e.g. 2020A, codeforces/2020A, two-sum"),
-             dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help=DATASET_HELP),
+             dataset: str | None = typer.Option(None, "--dataset", "-d", help=DATASET_HELP),
              as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Show one problem: statement, limits, checker, number of tests and the first sample."""
     from judge.problems.source import open_source
@@ -83,7 +82,7 @@ def show_cmd(problem_id: str = typer.Argument(..., metavar="ID",
     try:
         p = open_source(dataset).get(problem_id)
     except JudgeError as exc:
-        raise fail(str(exc))
+        raise fail(str(exc)) from None
     first = p.tests[0] if p.tests else None
     if as_json:
         info = _summary(p)

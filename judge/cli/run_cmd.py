@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -15,7 +14,6 @@ from judge.cli.problems_cmd import DATASET_HELP
 from judge.verdicts import VERDICT_STYLES, Verdict
 
 
-
 def render(result, console: Console) -> None:
     if result.compile.status != "OK":
         console.print(f"[cyan]compilation {result.compile.status}[/]")
@@ -24,9 +22,8 @@ def render(result, console: Console) -> None:
     if result.tests:
         table = Table(title=f"{result.problem} ({result.language}, time limit "
                             f"{result.time_limit_ms} ms, memory {result.memory_limit_mb} MB)")
-        for column, justify in (("test", "right"), ("verdict", "left"), ("cpu ms", "right"),
-                                ("wall ms", "right"), ("memory KB", "right"), ("checker", "left")):
-            table.add_column(column, justify=justify)
+        for column in ("test", "verdict", "cpu ms", "wall ms", "memory KB", "checker"):
+            table.add_column(column, justify="left" if column in ("verdict", "checker") else "right")
         for t in result.tests:
             style = VERDICT_STYLES.get(t.verdict, "")
             table.add_row(str(t.index), f"[{style}]{t.verdict}[/]", f"{t.cpu_time_ms:.1f}",
@@ -43,9 +40,9 @@ def run_command(
     file: Path = typer.Argument(..., help="The source file to grade."),
     problem: str = typer.Option(..., "--problem", "-p", help="Problem id, e.g. 2020A or pack/<slug>."),
     lang: str = typer.Option("auto", "--lang", help="auto, cpp, c, python, pypy3 or java."),
-    dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help=DATASET_HELP),
+    dataset: str | None = typer.Option(None, "--dataset", "-d", help=DATASET_HELP),
     all_tests: bool = typer.Option(False, "--all-tests", help="Run every test, not only up to the first failure."),
-    testlib: Optional[Path] = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
+    testlib: Path | None = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
                                            help="A testlib checkout to build custom checkers against "
                                                 "(default: the judge's own testlib.h)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
@@ -59,7 +56,7 @@ def run_command(
     try:
         source = file.read_text()
     except (OSError, UnicodeDecodeError) as exc:
-        raise fail(f"cannot read {file}: {exc}")
+        raise fail(f"cannot read {file}: {exc}") from None
     time_factors_from_env()
     language = language_for_file(file) if lang == "auto" else get_language(lang)
     task = open_source(dataset).get(problem)

@@ -18,9 +18,10 @@ that cannot be read as intended.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from judge import JudgeError
 
@@ -63,8 +64,7 @@ def _rows_parquet(path: Path) -> Iterator[tuple[int, Any]]:
         raise JudgeError("reading parquet needs pyarrow (pip install pyarrow)") from None
     except Exception as exc:  # pyarrow raises a zoo of types for bad files
         raise JudgeError(f"{path}: not a readable parquet file ({str(exc).splitlines()[0]})") from None
-    for number, row in enumerate(table.to_pylist(), start=1):
-        yield number, row
+    yield from enumerate(table.to_pylist(), start=1)
 
 
 def _text_field(row: dict, name: str, where: str) -> str | None:

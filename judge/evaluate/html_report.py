@@ -114,6 +114,9 @@ def render_html(summary: dict, records: list[dict]) -> str:
     skipped = "".join(f"<tr><td>{_e(s['row'])}</td><td>{_e(s['problem_id'])}</td>"
                       f"<td style='text-align:left'>{_e(s['reason'])}</td></tr>"
                       for s in summary.get("skipped", []))
+    skipped_table = ('<h2 style="margin-top:12px">Skipped rows</h2><table><thead><tr><th>row</th>'
+                     '<th>problem</th><th>reason</th></tr></thead><tbody>' + skipped + '</tbody></table>'
+                     if skipped else '')
     provenance = summary["provenance"]
     host = provenance["host"]
     tool = "".join(f"<tr><td>{_e(k)}</td><td style='text-align:left'>{_e(v)}</td></tr>"
@@ -148,7 +151,7 @@ per-sample-index accuracy across sample indices.</p></section>
 <tr><td>wall time</td><td>{summary['run']['wall_s']:.1f} s</td></tr>
 <tr><td>jobs (cores)</td><td>{_e(summary['run']['jobs'])} ({_e(host['cpus'])})</td></tr>
 </tbody></table><h2 style="margin-top:12px">Toolchains</h2><table><tbody>{tool}</tbody></table>
-{('<h2 style="margin-top:12px">Skipped rows</h2><table><thead><tr><th>row</th><th>problem</th><th>reason</th></tr></thead><tbody>' + skipped + '</tbody></table>') if skipped else ''}
+{skipped_table}
 </section></div>
 <p id="render-status" class="muted" data-charts="0">charts not rendered (JavaScript off?)</p>
 </main>

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
-from typing import Iterable, Mapping, Sequence
+from typing import Any
 
 from judge import JudgeError
 from judge.problems.model import natural_order
@@ -96,14 +97,14 @@ class Summary:
     pass_at_k: dict[int, float]                  # k -> mean over problems, k <= min n
     spread: Spread
     problems: tuple[ProblemStats, ...]
-    per_language: dict[str, "Summary"] = field(default_factory=dict)
+    per_language: dict[str, Summary] = field(default_factory=dict)
 
     @property
     def min_n(self) -> int:
         return min((p.n for p in self.problems), default=0)
 
     def to_dict(self, include_problems: bool = True) -> dict:
-        d = {
+        d: dict[str, Any] = {
             "num_problems": self.num_problems,
             "num_samples": self.num_samples,
             "avg_at_n": self.avg_at_n,

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 DEFAULT_INTERVAL_S = 10.0
 
@@ -21,7 +22,7 @@ def _clock(seconds: float) -> str:
 class Phase:
     """The progress of one phase (the parallel judging, the TLE re-runs)."""
 
-    def __init__(self, owner: "EvalProgress", description: str, total: int) -> None:
+    def __init__(self, owner: EvalProgress, description: str, total: int) -> None:
         self.owner, self.description, self.total = owner, description, total
         self.done = 0
         self.started = self.last_line = owner.now()
@@ -39,7 +40,7 @@ class Phase:
 
     def advance(self) -> None:
         self.done += 1
-        if self.owner.bar is not None:
+        if self.owner.bar is not None and self.task is not None:
             self.owner.bar.update(self.task, advance=1, rate=f"{self.rate_per_min():.1f}/min")
         elif self.done == self.total:
             self._print()
@@ -67,15 +68,21 @@ class EvalProgress:
         self.bar = None
         if on_terminal:
             from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn, TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
             self.bar = Progress(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                 TextColumn("{task.fields[rate]}"), TextColumn("elapsed"), TimeElapsedColumn(),
                 TextColumn("ETA"), TimeRemainingColumn(),
                 console=Console(file=self.stream), transient=False)
 
-    def __enter__(self) -> "EvalProgress":
+    def __enter__(self) -> EvalProgress:
         if self.bar is not None:
             self.bar.__enter__()
         return self

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 import platform
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Callable
 
 from judge import JudgeError, __version__
 from judge.audit import record

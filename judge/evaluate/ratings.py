@@ -35,8 +35,9 @@ The standard error is ``1 / sqrt(Fisher information + 1/sd^2)``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from judge import JudgeError
 

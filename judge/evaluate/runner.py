@@ -24,9 +24,9 @@ import threading
 import time
 import traceback
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 from judge import JudgeError, __version__
 from judge.evaluate.extract import extract_code, language_from_tag
@@ -59,6 +59,12 @@ class Sample:
     verdict: Verdict | None = None        # NO_CODE / UNGRADABLE / SKIPPED before judging
     reason: str = ""
     skipped_on_request: bool = False      # --skip-ungradable: left out knowingly
+
+    def task(self) -> Task:
+        """What judging this sample means; only for a sample with a judgment key."""
+        assert self.jk is not None and self.source is not None and self.language is not None \
+            and self.problem is not None, f"row {self.gen.row} is not judged"
+        return Task(self.jk, self.source, self.language, self.problem)
 
 
 def tests_hash(problem: Problem) -> str:
@@ -114,6 +120,7 @@ def prepare_samples(generations: list[Generation], source: ProblemSource, *,
             continue
         s.problem_id = s.problem.id
         tag = None
+        code: str | None
         if gen.code is not None:
             code = gen.code
         else:
@@ -132,6 +139,7 @@ def prepare_samples(generations: list[Generation], source: ProblemSource, *,
         try:
             if language_error is not None:
                 raise language_error
+            assert s.language is not None
             if is_functional(s.problem):
                 function_name(s.problem, s.language)
             s.source = code
@@ -146,9 +154,11 @@ def prepare_samples(generations: list[Generation], source: ProblemSource, *,
             continue
         if s.problem.id not in hashes:
             hashes[s.problem.id] = tests_hash(s.problem)
-        limits = run_limits(s.problem, get_language(s.language))
+        language = s.language
+        assert language is not None
+        limits = run_limits(s.problem, get_language(language))
         code_key = sha256(s.source, *filter(None, [harness_id(s.problem)]))
-        s.jk = JudgmentKey(s.problem.id, hashes[s.problem.id], s.language, code_key,
+        s.jk = JudgmentKey(s.problem.id, hashes[s.problem.id], language, code_key,
                            f"tl={limits.time_limit_ms}ms ml={limits.memory_limit_mb}MB "
                            f"ol={limits.output_limit_mb}MB", __version__)
     _assign_indexes(samples)
@@ -240,7 +250,7 @@ class Pool:
                                          args=(slot_base + i, cpus[i % len(cpus)], testlib))
                         for i in range(jobs)]
 
-    def start(self) -> "Pool":
+    def start(self) -> Pool:
         for t in self.threads:
             t.start()
         return self
@@ -461,7 +471,7 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise JudgeError(f"cannot create the output directory {out}: {exc.strerror or exc}") from None
-    provenance = establish(sorted({s.language for s in samples if s.jk is not None}),
+    provenance = establish(sorted({s.task().language for s in samples if s.jk is not None}),
                            cfg.slot_base, cfg.allow_unaudited, warn)
     store = Store(out / STORE_NAME)
     stats: dict = {"cached": 0}
@@ -473,7 +483,8 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         judged = [s for s in samples if s.jk is not None]
         unique: dict[str, Task] = {}
         for s in judged:
-            unique.setdefault(s.jk.key, Task(s.jk, s.source, s.language, s.problem))
+            task = s.task()
+            unique.setdefault(task.jk.key, task)
         stored = store.get_many(unique)
         todo = [t for k, t in unique.items() if k not in stored or stored[k].state == "error"]
         carried = [t for k, t in unique.items() if k in stored and stored[k].state == "provisional"]

@@ -22,9 +22,9 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from judge import JudgeError
 
@@ -135,7 +135,8 @@ class Store:
         with self._lock:
             cur = self._db.execute("INSERT INTO runs (started, jobs, command) VALUES (?, ?, ?)",
                                    (time.time(), jobs, command))
-            self.run_id = int(cur.lastrowid)
+            assert cur.lastrowid is not None
+            self.run_id = cur.lastrowid
             return self.run_id
 
     def end_run(self) -> None:

@@ -83,7 +83,9 @@ def _ratings(counts: dict[str, tuple[int, int]], problems: dict, standings: dict
             m = _CF_ID.match(pid)
             if m:
                 by_contest[m.group(1)][m.group(2).upper()] = (c, n)
-        contests, errors = [], []
+        contests: list[dict[str, Any]] = []
+        errors: list[str] = []
+        ratings: list[float] = []
         for cid, solved in sorted(by_contest.items()):
             if cid not in standings:
                 errors.append(f"contest {cid}: no standings given")
@@ -97,8 +99,9 @@ def _ratings(counts: dict[str, tuple[int, int]], problems: dict, standings: dict
             contests.append({"contest_id": cid, "score": cr.score, "rank": cr.rank,
                              "participants": cr.participants, "rating": cr.rating,
                              "problem_scores": cr.problem_scores})
+            ratings.append(cr.rating)
         entry: dict[str, Any] = {"method": "codeelo", "contests": contests, "errors": errors}
-        entry["rating"] = (math.fsum(c["rating"] for c in contests) / len(contests)) if contests else None
+        entry["rating"] = math.fsum(ratings) / len(ratings) if ratings else None
         out["codeelo"] = entry
     triples = []
     for pid, (n, c) in sorted(counts.items()):
@@ -111,10 +114,10 @@ def _ratings(counts: dict[str, tuple[int, int]], problems: dict, standings: dict
             triples.append((float(rating), c, n))
     if triples:
         try:
-            m = mle_rating(triples)
-            out["mle"] = {"rating": m.rating, "stderr": m.stderr, "method": m.method,
-                          "num_problems": m.num_problems, "prior_mean": m.prior_mean,
-                          "prior_sd": m.prior_sd}
+            mle = mle_rating(triples)
+            out["mle"] = {"rating": mle.rating, "stderr": mle.stderr, "method": mle.method,
+                          "num_problems": mle.num_problems, "prior_mean": mle.prior_mean,
+                          "prior_sd": mle.prior_sd}
         except JudgeError as exc:
             out["mle"] = {"rating": None, "error": str(exc)}
     return out

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from judge import JudgeError
 from judge.problems.livecodebench import load_rows, local_files
@@ -67,7 +68,7 @@ def _tests(raw: Any, row_name: str, field: str) -> list[TestCase]:
     if len(ins) != len(outs):
         raise JudgeError(f"{row_name}: {field} has {len(ins)} inputs but {len(outs)} outputs")
     tests = []
-    for j, (i, o) in enumerate(zip(ins, outs)):
+    for j, (i, o) in enumerate(zip(ins, outs, strict=True)):
         if not isinstance(i, (str, bytes)) or not isinstance(o, (str, bytes)):
             raise JudgeError(f"{row_name}: {field}[{j}] is not a pair of strings")
         tests.append(TestCase(i.encode("utf-8") if isinstance(i, str) else i,
@@ -100,7 +101,7 @@ def solutions_of(row: dict, field: str = "solutions") -> list[tuple[str, str]]:
     if len(langs) != len(codes):
         raise JudgeError(f"codecontests {row.get('name')!r}: {field} has {len(langs)} languages "
                          f"but {len(codes)} solutions")
-    return [(_enum(lang, LANGUAGES), code) for lang, code in zip(langs, codes)]
+    return [(_enum(lang, LANGUAGES), code) for lang, code in zip(langs, codes, strict=True)]
 
 
 def problem_from_row(row: dict, index: int = 0, *, test_sets: Sequence[str] = TEST_SETS,

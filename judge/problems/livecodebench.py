@@ -49,9 +49,10 @@ import os
 import pickle
 import re
 import zlib
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 from judge import JudgeError
 from judge.cache import datasets_cache_dir
@@ -153,6 +154,13 @@ def _release_index(name: str) -> int | None:
         return 1
     m = re.fullmatch(r"test(\d+)\.jsonl", name)
     return int(m[1]) if m else None
+
+
+def _release_order(name: str) -> int:
+    """The sort key of a release file (every name sorted here has an index)."""
+    index = _release_index(name)
+    assert index is not None, name
+    return index
 
 
 # ------------------------------------------------------------------ private tests
@@ -343,7 +351,7 @@ def load_livecodebench(
             if release is not None:
                 wanted = release_files(release)
                 if release == "release_latest":
-                    wanted = sorted(present, key=_release_index)
+                    wanted = sorted(present, key=_release_order)
                 missing = [f for f in wanted if f not in present]
                 if missing or not wanted:
                     raise JudgeError(f"{path}: release {release} needs {', '.join(missing or wanted)}"
@@ -351,7 +359,7 @@ def load_livecodebench(
                 builder, files = "json", [str(present[f]) for f in wanted]
             elif present:
                 builder = "json"
-                files = [str(present[f]) for f in sorted(present, key=_release_index)]
+                files = [str(present[f]) for f in sorted(present, key=_release_order)]
             else:
                 builder, files = local_files(path)
         rows = load_rows(builder, files, what="livecodebench", cache_dir=cache_dir)

@@ -26,8 +26,9 @@ import json
 import math
 import re
 import socket
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from judge import JudgeError
 from judge.cache import datasets_cache_dir
@@ -108,7 +109,8 @@ def _load_hub(hub_id: str, config: str | None, split: str):
         offline = True
         import huggingface_hub.constants as hub_constants
 
-        for mod in (datasets.config, hub_constants):
+        modules: tuple[Any, ...] = (datasets.config, hub_constants)
+        for mod in modules:
             patched.append((mod, mod.HF_HUB_OFFLINE))
             mod.HF_HUB_OFFLINE = True
     try:
@@ -163,11 +165,12 @@ def _int_field(row: dict, name: str, where: str) -> int:
             raise JudgeError(f"{where}: field {name!r} must be a positive integer, got {value!r}")
         value = int(value)
     if isinstance(value, str):
+        text = value
         try:
-            value = int(value.strip())
+            value = int(text.strip())
         except ValueError:
             raise JudgeError(f"{where}: field {name!r} must be a positive integer, "
-                             f"got {value[:40]!r}") from None
+                             f"got {text[:40]!r}") from None
     if not isinstance(value, int):
         raise JudgeError(f"{where}: field {name!r} must be a positive integer, "
                          f"got {type(value).__name__}")
@@ -208,7 +211,7 @@ def _tests(row: dict, where: str) -> tuple[TestCase, ...]:
         if len(raw["input"]) != len(raw["output"]):
             raise JudgeError(f"{where}: test_cases has {len(raw['input'])} inputs but "
                              f"{len(raw['output'])} outputs")
-        raw = [{"input": i, "output": o} for i, o in zip(raw["input"], raw["output"])]
+        raw = [{"input": i, "output": o} for i, o in zip(raw["input"], raw["output"], strict=True)]
     if not isinstance(raw, (list, tuple)):
         got = "nothing" if raw is None else type(raw).__name__
         raise JudgeError(f"{where}: field 'test_cases' must be a list of {{input, output}}, "

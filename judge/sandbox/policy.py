@@ -105,7 +105,7 @@ def describe_refusal(syscall: str) -> str:
     return f"refused syscall {syscall}" + (f" ({reason})" if reason else "")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def policy_bpf(name: str, without_cgroup: bool = False) -> bytes:
     """The BPF program of a policy, as the bytes the kernel takes."""
     if name not in POLICIES:

@@ -9,7 +9,7 @@ import struct
 import subprocess
 import threading
 from pathlib import Path
-from typing import BinaryIO, Union
+from typing import BinaryIO
 
 from judge import JudgeError
 from judge.ownership import ThreadOwner
@@ -27,8 +27,8 @@ DEFAULT_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "
 CGROUP_MODES = ("auto", "v1", "v2", "none")
 CGROUP_ENV = "JUDGE_CGROUP"   # the default cgroup mode of every Sandbox
 
-Stdin = Union[None, bytes, str, os.PathLike, int]
-Sink = Union[None, str, os.PathLike, int, BinaryIO]
+Stdin = None | bytes | str | os.PathLike | int
+Sink = None | str | os.PathLike | int | BinaryIO
 MB = 1 << 20
 # Output a slow reader has not taken when a run ends waits this long for it, then is dropped
 # (RunResult.undelivered_bytes): a pipe or terminal nobody reads cannot hold the judge.
@@ -140,7 +140,7 @@ class Sandbox:
         return cpus[slot % len(cpus)]
 
     # -- lifecycle --------------------------------------------------------------------------
-    def start(self) -> "Sandbox":
+    def start(self) -> Sandbox:
         self._owner.check()
         if self._process is not None:
             return self
@@ -215,7 +215,7 @@ class Sandbox:
             self._process = None
         _reap_lingering()
 
-    def __enter__(self) -> "Sandbox":
+    def __enter__(self) -> Sandbox:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -101,7 +101,7 @@ def _compare(checker: str, output: bytes, answer: bytes) -> str | None:
         o, a = _tokens(output), _tokens(answer)
         if len(o) != len(a):
             return f"{len(o)} numbers vs {len(a)}"
-        for i, (x, y) in enumerate(zip(o, a), 1):
+        for i, (x, y) in enumerate(zip(o, a, strict=True), 1):
             if int(x) != int(y):
                 return f"number {i}: {x!r} vs {y!r}"
         return None
@@ -126,7 +126,7 @@ def _compare(checker: str, output: bytes, answer: bytes) -> str | None:
         o, a = _tokens(output), _tokens(answer)
         if len(o) != len(a):
             return f"{len(o)} numbers vs {len(a)}"
-        for i, (x, y) in enumerate(zip(o, a), 1):
+        for i, (x, y) in enumerate(zip(o, a, strict=True), 1):
             fx, fy = float(x), float(y)
             if not math.isfinite(fx) or abs(fx - fy) > eps * max(1.0, abs(fy)) + 1e-15:
                 return f"number {i}: {x!r} vs {y!r}"

@@ -61,7 +61,7 @@ def checker_throughput(console: Console) -> None:
     size_mb = len(numbers) / 1e6
     with tempfile.TemporaryDirectory() as tmp:
         paths = [Path(tmp) / name for name in ("input", "output", "answer")]
-        for path, data in zip(paths, (b"", numbers, numbers)):
+        for path, data in zip(paths, (b"", numbers, numbers), strict=True):
             path.write_bytes(data)
         start = time.perf_counter()
         verdict = check("ncmp", b"", numbers, numbers).verdict
@@ -70,7 +70,7 @@ def checker_throughput(console: Console) -> None:
         subprocess.run([str(CHECK_BINARY), "ncmp", *map(str, paths)], capture_output=True)
         spawned = time.perf_counter() - start
         small = b"1 2 3\n"
-        for path, data in zip(paths, (b"", small, small)):
+        for path, data in zip(paths, (b"", small, small), strict=True):
             path.write_bytes(data)
         runs = 300
         start = time.perf_counter()

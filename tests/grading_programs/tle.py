@@ -1,4 +1,5 @@
 import sys
+
 sys.stdin.read()
 x = 0
 while True:
