@@ -51,6 +51,10 @@ test: setup
 	JUDGE_CGROUP=none $(PY) -m pytest -q tests/test_sandbox_limits.py \
 	  tests/test_sandbox_hostile.py tests/test_grading.py
 
+# The edit-test loop: everything but the slow, Java and browser tests (markers in tests/conftest.py).
+test-fast: setup
+	$(PY) -m pytest -q -x -m "not slow and not java and not browser" tests
+
 # ruff (style, imports, likely bugs) and mypy (types) over the package and the tests; CI runs it.
 lint: venv
 	$(PY) -m ruff check judge tests problems

@@ -111,8 +111,15 @@ SUITE_CGROUP = os.environ.get(CGROUP_ENV) or "auto"
 # -- pytest plumbing -------------------------------------------------------------------------
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "sandbox: needs a working sandbox; with "
-                            f"{REQUIRE_ENV}=1 a skip of such a test is a failure")
+    config.addinivalue_line("markers", "sandbox: needs a working sandbox (set on every test that "
+                            f"uses require_sandbox); with {REQUIRE_ENV}=1 a skip of such a test "
+                            "is a failure")
+    config.addinivalue_line("markers", "java: runs Java (set on tests parametrized with java or "
+                            "using java_available); the JVM makes them the slowest of a kind")
+    config.addinivalue_line("markers", "slow: takes more than a few seconds (a whole audit, an "
+                            "evaluation, a container, hundreds of gradings); `make test-fast` "
+                            "leaves these out")
+    config.addinivalue_line("markers", "browser: renders the HTML report in headless Chromium")
     config.addinivalue_line("markers", "cgroup_layout(mode): tests the judge under one cgroup "
                             "layout (v1, v2); skipped, even with the require variable, on a "
                             "host that has another layout")
@@ -124,8 +131,21 @@ def _foreign_cgroup_layout(item) -> str | None:
     return marker.args[0] if marker and marker.args[0] not in HOST_CGROUP_MODES else None
 
 
+def _runs_java(item) -> bool:
+    params = getattr(item, "callspec", None)
+    return "java_available" in item.fixturenames or (
+        params is not None and "java" in (str(v) for v in params.params.values()))
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
+        if "require_sandbox" in item.fixturenames:
+            item.add_marker(pytest.mark.sandbox)
+        if _runs_java(item):
+            item.add_marker(pytest.mark.java)
+        # A whole `judge eval` in a subprocess, after the host's audit on a fresh machine.
+        if "audited_host" in item.fixturenames:
+            item.add_marker(pytest.mark.slow)
         layout = _foreign_cgroup_layout(item)
         if layout:
             item.add_marker(pytest.mark.skip(
@@ -438,14 +458,25 @@ def assert_no_leftovers(slot: int, supervisor_pid: int | None = None) -> None:
             continue
         assert alive, f"cgroup {directory} outlived its supervisor {supervisor_pid}"
         # Between runs the supervisor keeps the next run's cgroup ready: at most one, empty.
-        children = [p for p in directory.iterdir() if p.is_dir()]
+        # It removes the finished run's directory after its reply, so for a moment there may
+        # be two, and a directory listed here may be gone when it is read.
+        deadline = time.monotonic() + scaled(5000) / 1000
+        while len(children := _run_directories(directory)) > 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
         assert len(children) <= 1, f"cgroup {directory} still holds {children} after the run"
         for cgroup in [directory, *children]:
             try:
                 tasks = (cgroup / "cgroup.procs").read_text().split()
             except FileNotFoundError:
-                continue   # the finished run's directory, removed by the supervisor just now
+                continue   # removed by the supervisor just now
             assert not tasks, f"cgroup {cgroup} still holds processes {tasks}"
+
+
+def _run_directories(slot_directory: Path) -> list[Path]:
+    try:
+        return [p for p in slot_directory.iterdir() if p.is_dir()]
+    except FileNotFoundError:
+        return []
 
 
 # -- sandboxes for the tests -----------------------------------------------------------------

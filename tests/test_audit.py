@@ -171,6 +171,7 @@ def test_sandbox_cpu_must_agree_with_the_programs_own_clock():
 # -- the real audit ------------------------------------------------------------------------------
 
 @pytest.mark.sandbox
+@pytest.mark.slow
 def test_audit_passes_on_this_machine(require_sandbox, tmp_path):
     done = judge("audit", "--quick", "--json", env={"JUDGE_CACHE_DIR": str(tmp_path)})
     report = report_of(done)
@@ -228,6 +229,7 @@ def test_audit_table_output(require_sandbox):
 
 
 @pytest.mark.sandbox
+@pytest.mark.slow
 def test_audit_catches_a_memory_limit_that_is_not_enforced(require_sandbox, tmp_path):
     done = judge("audit", "--quick", "--lang", "cpp", "--only", "memory", "--json",
                  env={"JUDGE_AUDIT_BREAK": "memory", "JUDGE_CACHE_DIR": str(tmp_path)})

@@ -382,6 +382,7 @@ def _judge_cli(*args, cwd=None):
                           env={**os.environ, "HF_HUB_OFFLINE": "1"})
 
 
+@pytest.mark.slow
 def test_problems_and_run_take_the_same_dataset_names_as_eval(lcb_dir, tmp_path, require_sandbox):
     """`livecodebench:DIR?...` names the same problems in `judge problems list|show` and
     `judge run` as in `judge eval` (run and problems used to know Stepfun sources only)."""

@@ -96,6 +96,7 @@ def test_a_sandbox_used_from_another_thread_raises(make_sandbox):
 # -- graders side by side --------------------------------------------------------------------
 
 @pytest.mark.parametrize("threads", [2, 4])
+@pytest.mark.slow
 def test_graders_of_their_own_threads_grade_side_by_side(require_sandbox, threads):
     """200 submissions over `threads` threads, each with its own Grader on its own slot."""
     total = 200
@@ -160,6 +161,7 @@ def test_a_slot_whose_thread_ends_unclosed_removes_its_cgroup_directories(box, r
 
 # -- the compile cache -----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_staging_never_writes_into_the_compile_cache(require_sandbox, monkeypatch, tmp_path):
     """Staging hard-links a build from the cache into the run box. A second stager racing into
     the same box (what a Grader shared by two threads did) found the name taken, and the copy

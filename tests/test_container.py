@@ -47,7 +47,7 @@ def _engine() -> tuple[list[str], str]:
 
 
 ENGINE, NO_ENGINE = _engine()
-pytestmark = pytest.mark.skipif(not ENGINE, reason=NO_ENGINE)
+pytestmark = [pytest.mark.skipif(not ENGINE, reason=NO_ENGINE), pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

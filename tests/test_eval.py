@@ -284,6 +284,7 @@ def chromium_dom(page: Path, tmp: Path) -> str:
     return out.stdout
 
 
+@pytest.mark.browser
 def test_html_report_renders_in_chromium(e2e, tmp_path):
     page = e2e["out"] / "report.html"
     text = page.read_text()
@@ -298,6 +299,7 @@ def test_html_report_renders_in_chromium(e2e, tmp_path):
     assert dom.count('class="dot"') == 5           # every judged sample (not the no-code one)
 
 
+@pytest.mark.browser
 def test_matrix_tooltips_name_the_deciding_test(e2e, tmp_path):
     dom = chromium_dom(e2e["out"] / "report.html", tmp_path)
     tips = re.findall(r'class="cell"><title>([^<]*)</title>', dom)
@@ -309,6 +311,7 @@ def test_matrix_tooltips_name_the_deciding_test(e2e, tmp_path):
     assert any("unknown language" in t for t in tips if ": UNGRADABLE" in t)
 
 
+@pytest.mark.browser
 def test_hostile_text_in_the_report_stays_text(e2e, tmp_path):
     """A checker message or reason is the submission's (or the dataset's) text: one that tries to
     close the data block and run a script only ever shows up as text in a tooltip."""
@@ -328,6 +331,7 @@ def test_hostile_text_in_the_report_stays_text(e2e, tmp_path):
     assert "&lt;/script&gt;&lt;script&gt;document.title='pwned'" in dom
 
 
+@pytest.mark.browser
 def test_html_report_errors_are_visible(e2e, tmp_path):
     """The marker the check above relies on does appear when the page's script fails."""
     broken = tmp_path / "broken.html"

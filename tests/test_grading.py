@@ -93,9 +93,10 @@ def test_verdicts(grader, problem_id, kind, lang):
 
 def test_all_tests_runs_past_the_first_failure(grader):
     problem = scaled_problem("2020A")
-    source = (GENERIC / "tle.cpp").read_text()
-    result = grader.grade(source, "cpp", problem, all_tests=True)
-    assert result.verdict == "TLE" and len(result.tests) == len(problem.tests)
+    source = (source_dir("codeforces/2020A") / "wa.py").read_text()
+    result = grader.grade(source, "python", problem, all_tests=True)
+    assert result.verdict == "WA" and len(result.tests) == len(problem.tests)
+    assert [t.verdict for t in result.tests].count("AC") < len(problem.tests) - 1
 
 
 def test_time_limit_is_scaled_per_language(grader):
@@ -150,6 +151,7 @@ def judge_cli(*args, cwd=ROOT, extra_env: dict | None = None):
                           env=env)
 
 
+@pytest.mark.slow
 def test_cli_run_with_an_unwritable_home_uses_a_temporary_cache(require_sandbox):
     """A HOME nobody can write (here a path under a file, which even root cannot create): the
     warning names the cache directory at fault, and the run goes on with a temporary cache."""

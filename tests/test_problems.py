@@ -334,6 +334,7 @@ def _run_gen(d: Path, out: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.glob("*.in"))}
 
 
+@pytest.mark.slow
 def test_generators_are_deterministic_and_match_the_pack(tmp_path):
     by_id = {p.id: p for p in registry.list_problems()}
     for d in problem_dirs():

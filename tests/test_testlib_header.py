@@ -434,6 +434,7 @@ def _syntax_check(source: str, standard: str) -> str | None:
     return proc.stderr if proc.returncode else None
 
 
+@pytest.mark.slow
 def test_header_builds_without_warnings():
     """-Wall -Wextra and more as errors: the whole interface in C++17 (the judge's) and C++20
     (where std::format must not take format()'s calls), and every fixture checker."""
