@@ -1,4 +1,9 @@
 """judge: a sandboxed judge for competitive-programming code."""
+import logging
+
+# A library logs; the application decides where to (`judge --verbose`, or the embedder's own
+# logging configuration). Without one, nothing reaches stderr.
+logging.getLogger("judge").addHandler(logging.NullHandler())
 
 __version__ = "0.1.0"
 

@@ -5,6 +5,7 @@ import errno
 import fnmatch
 import hashlib
 import json
+import logging
 import os
 import shutil
 import signal
@@ -20,6 +21,8 @@ from judge.cache import judge_cache_dir
 from judge.languages import Language
 from judge.sandbox import Limits, RunResult, Sandbox
 from judge.verdicts import Status
+
+logger = logging.getLogger(__name__)
 
 COMPILE_TIME_ENV = "JUDGE_COMPILE_TIME_LIMIT_MS"   # for slow (e.g. emulated) machines
 ARTIFACT_LIMIT_ENV = "JUDGE_ARTIFACT_LIMIT_MB"
@@ -226,8 +229,11 @@ class Compiler:
                 run = sandbox.run(["g++", *flags, "-x", "c++-header", "-o", gch_name, header],
                                   compile_limits(PCH_FILE_SIZE_MB))
             if run.status != Status.OK or not (build_dir / gch_name).exists():
+                logger.warning("precompiling %s failed (%s); compiles use the header itself",
+                               language.precompiled_header, run.status)
                 shutil.rmtree(staging, ignore_errors=True)
                 return None
+            logger.info("precompiled %s for %s into %s", language.precompiled_header, language.name, root)
             compile_cache.publish(staging, root)
         self._pch[language.name] = root
         return root
@@ -249,8 +255,11 @@ class Compiler:
                 pass   # evicted since
             else:
                 artifacts = entry / "artifacts" if meta["status"] == "OK" else None
+                logger.debug("%s compile %s: from the cache (%s)", language.name, key[:12], meta["status"])
                 return CompileResult(meta["status"], meta["log"], artifacts, True, 0.0)
-        return self._build(source, language, entry, binds)
+        result = self._build(source, language, entry, binds)
+        logger.debug("%s compile %s: %s in %.0f ms", language.name, key[:12], result.status, result.time_ms)
+        return result
 
     def _build(self, source: str, language: Language, entry: Path, binds: tuple) -> CompileResult:
         argv = language.compile_argv(source)
@@ -279,6 +288,7 @@ class Compiler:
             if run.status in (Status.SE, Status.RF):
                 # The toolchain itself was stopped by the sandbox: a judge failure, not cached.
                 detail = run.error or f"the compiler made a refused syscall: {run.syscall}"
+                logger.warning("%s compile failed in the sandbox: %s (run %s)", language.name, detail, run)
                 return CompileResult("SE", detail, None, False, (time.perf_counter() - started) * 1e3)
             if run.status != "OK":
                 if _ran_out_of_room(run, log, box):

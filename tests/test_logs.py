@@ -75,3 +75,15 @@ def test_a_progress_interval_must_be_positive(tmp_path):
     done = judge("eval", str(gens), "--progress-interval", "0", "--out", str(tmp_path / "o"))
     assert done.returncode == 2 and "--progress-interval" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_verbose_logs_what_the_judge_does_and_quiet_logs_nothing(require_sandbox, tmp_path):
+    source = ROOT / "problems" / "pack" / "codeforces-2020A" / "sol.py"
+    quiet = judge("run", str(source), "--problem", "2020A")
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    loud = judge("--verbose", "run", str(source), "--problem", "2020A")
+    assert loud.returncode == 0, loud.stderr
+    lines = loud.stderr.splitlines()
+    assert lines and all(line.startswith("judge: ") for line in lines), loud.stderr
+    assert any("judge.compiler: python compile" in line for line in lines), loud.stderr
+    assert "AC" in loud.stdout and "AC" in quiet.stdout     # stdout carries the result only

@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import platform
 import tempfile
@@ -23,6 +24,8 @@ from pathlib import Path
 from judge import __version__
 from judge.audit.host import cpu_model
 from judge.cache import judge_cache_dir
+
+logger = logging.getLogger(__name__)
 
 RECORD_FORMAT = 1
 
@@ -126,12 +129,17 @@ def _locked(key: HostKey) -> Iterator[None]:
 
 
 def _read(key: HostKey) -> AuditOutcome | None:
+    path = record_path(key)
     try:
-        data = json.loads(record_path(key).read_text())
+        data = json.loads(path.read_text())
         if data.get("format") != RECORD_FORMAT or data.get("key") != key.to_dict():
+            logger.info("audit record %s is of another format or key: audited again", path)
             return None
         return AuditOutcome.from_dict(data["outcome"])
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        logger.warning("audit record %s cannot be read (%s): audited again", path, exc)
         return None
 
 
@@ -146,6 +154,7 @@ def _write(key: HostKey, outcome: AuditOutcome) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+        logger.info("audit record %s: %s", path, outcome.status)
     except BaseException:
         os.unlink(tmp)
         raise

@@ -1,6 +1,7 @@
 """The `judge` command line: thin wrappers over the library, one module per command."""
 from __future__ import annotations
 
+import logging
 import sys
 
 import typer
@@ -9,6 +10,19 @@ from judge import JudgeError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="A sandboxed judge for competitive-programming code.")
+
+
+@app.callback()
+def options(verbose: bool = typer.Option(
+        False, "--verbose", "-v",
+        help="Log what the judge does on stderr: compile cache hits, evaluation phases, re-runs, "
+             "audit records, and the detail of every judge failure.")) -> None:
+    if verbose:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("judge: %(levelname)s %(name)s: %(message)s"))
+        logger = logging.getLogger("judge")
+        logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

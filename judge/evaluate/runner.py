@@ -17,6 +17,7 @@ dropped and judged on the next run.
 """
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import signal
@@ -40,6 +41,8 @@ from judge.functional import check_tests, function_name, harness_id, is_function
 from judge.problems.model import Problem
 from judge.problems.source import ProblemSource, parse_dataset
 from judge.verdicts import Verdict
+
+logger = logging.getLogger(__name__)
 
 RERUN_LOW, RERUN_HIGH = 0.8, 1.5
 STORE_NAME = "results.db"
@@ -409,6 +412,11 @@ def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig, cpus
                 first, reruns = (previous or {}).get(out.task.jk.key), 1
             if rec["verdict"] == Verdict.SE:
                 state = "error"
+                logger.warning("%s (%s): judge failure: %s", out.task.problem.id, out.task.language,
+                               rec.get("error") or rec.get("compile", {}).get("log", "")[:300])
+            elif state == "provisional":
+                logger.info("%s (%s): %s at %.0f ms CPU, to be re-run alone", out.task.problem.id,
+                            out.task.language, rec["verdict"], rec.get("max_cpu_time_ms") or 0)
             store.put(out.task.jk, state, rec["verdict"], rec, out.timing, phase=phase,
                       first_verdict=first, reruns=reruns)
             done[out.task.jk.key] = {"state": state, "record": rec, "timing": out.timing,
@@ -493,6 +501,9 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         stats["cached"] = sum(1 for k in unique if k in stored and stored[k].state == "final")
         stats["unique_programs"] = len(unique)
         stats["samples"] = len(samples)
+        logger.info("%d rows, %d distinct programs: %d to judge, %d final in the store, %d TLE "
+                    "re-runs carried over", len(samples), len(unique), len(todo), stats["cached"],
+                    len(carried))
         with EvalProgress(cfg.progress, cfg.progress_interval_s) as progress:
             first = _run_phase(store, todo, jobs, cfg, cpus, "parallel", progress, stats)
             again = [unique[k] for k, v in first.items() if v["state"] == "provisional"] + carried
