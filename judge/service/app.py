@@ -13,6 +13,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
 from judge import __version__
+from judge.service import sandboxfusion
 from judge.service.auth import BearerAuth
 from judge.service.errors import install_handlers
 from judge.service.limits import BodyLimit
@@ -53,6 +54,8 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
     @app.exception_handler(ClientGone)
     async def client_gone(request: Request, exc: ClientGone) -> Response:
         return Response(status_code=499)     # nobody reads it
+
+    app.include_router(sandboxfusion.router)
 
     @app.get("/healthz", response_model=Health, tags=["health"],
              summary="Liveness: the process answers (no token needed)")

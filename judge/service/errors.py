@@ -85,8 +85,11 @@ def install_handlers(app: FastAPI, metrics: Metrics) -> None:
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         metrics.rejected.labels("invalid").inc()
         errors = _clean(list(exc.errors()))
-        return JSONResponse(error_json("invalid_request", _summary(errors), errors),
-                            status_code=422)
+        message = _summary(errors)
+        content_type = request.headers.get("content-type", "")
+        if request.method in ("POST", "PUT") and "json" not in content_type:
+            message = f"the body must be JSON, sent with Content-Type: application/json ({message})"
+        return JSONResponse(error_json("invalid_request", message, errors), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
