@@ -13,7 +13,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
 from judge import __version__
-from judge.service import sandboxfusion
+from judge.service import sandboxfusion, v1
 from judge.service.auth import BearerAuth
 from judge.service.errors import install_handlers
 from judge.service.limits import BodyLimit
@@ -43,6 +43,7 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
         finally:
             service.draining = True
             loading.cancel()
+            await service.batches.close()
             await asyncio.to_thread(service.close)
             logger.info("judge serve: drained and closed")
 
@@ -56,6 +57,7 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
         return Response(status_code=499)     # nobody reads it
 
     app.include_router(sandboxfusion.router)
+    app.include_router(v1.router)
 
     @app.get("/healthz", response_model=Health, tags=["health"],
              summary="Liveness: the process answers (no token needed)")

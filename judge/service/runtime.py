@@ -34,6 +34,8 @@ class Service:
         self.draining = False
         self.problems_ready = settings.dataset is None
         self.problems_error: str | None = None
+        from judge.service.batches import Batches
+        self.batches = Batches(self)
 
     def _make_slot(self, index: int) -> Slot:
         s = self.settings
