@@ -4,6 +4,7 @@ its queue and closes every slot in its own thread)."""
 from __future__ import annotations
 
 import logging
+import signal
 import sys
 
 import uvicorn
@@ -23,4 +24,10 @@ def serve(settings: Settings, log_level: str = "info") -> None:
                             timeout_graceful_shutdown=int(settings.drain_timeout_s),
                             access_log=log_level == "debug", server_header=False,
                             limit_concurrency=None, backlog=2048)
-    uvicorn.Server(config).run()
+    # uvicorn drains on SIGTERM and then raises the signal again with the handler it found:
+    # this one makes a drained server exit 0, as a service that stopped cleanly should.
+    previous = signal.signal(signal.SIGTERM, lambda number, frame: None)
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
