@@ -240,9 +240,9 @@ def _declared_body(port: int, length: int, headers: dict[str, str], send: bytes 
 def small(require_sandbox):
     """A server with small limits, to reach them cheaply."""
     with Server(slots=1, max_body_bytes=256 << 10, max_code_bytes=4096, max_stdin_bytes=8192,
-                max_files=2, max_files_bytes=8192, max_tests=3, max_tests_bytes=4096,
+                max_files=2, max_files_bytes=8192, max_tests=3, max_tests_bytes=16384,
                 max_fetch_bytes=1024, output_limit_mb=1, max_memory_mb=512, default_memory_mb=256,
-                max_run_timeout_s=20, max_batch_items=2) as running:
+                max_run_timeout_s=20, max_batch_items=2, max_submit_output_bytes=8192) as running:
         yield running
 
 
@@ -270,7 +270,7 @@ def test_size_limits(small):
     refused("/submit", {"id": 1, "completion": "print(1)",
                         "config": {"language": "python", "provided_data": {"test": tests}}},
             413, "4 tests", "at most 3")
-    big = [{"input": {"stdin": "1" * 3000}, "output": {"stdout": "1"}}] * 2
+    big = [{"input": {"stdin": "1" * 9000}, "output": {"stdout": "1"}}] * 2
     refused("/submit", {"id": 1, "completion": "print(1)",
                         "config": {"language": "python", "provided_data": {"test": big}}},
             413, "inputs and answers")
@@ -279,6 +279,14 @@ def test_size_limits(small):
     refused("/v1/batches", {"items": [{"code": "1", "language": "python", "problem_id": "2020A"}] * 3},
             413, "items", "at most 2")
     refused("/v1/exec", {"argv": ["true"], "limits": {"memory_limit_mb": 4096}}, 422, "memory")
+    # /submit returns each test's stdout up to its share of the budget; the checker saw it all.
+    tests = [{"input": {"stdin": "1"}, "output": {"stdout": "y" * 10000}}] * 2
+    body = {"id": 1, "completion": "print('y' * 10000)", "config": {
+        "language": "python", "provided_data": {"test": tests[:1]}, "extra": {"run_all_cases": True}}}
+    refused("/submit", {**body, "config": {**body["config"], "provided_data": {"test": tests}}},
+            413, "inputs and answers")
+    result = small.post("/submit", body).json()
+    assert result["accepted"] and len(result["tests"][0]["exec_info"]["run_result"]["stdout"]) == 8192
     # Malformed bodies are JSON errors too.
     response = requests.post(small.url + "/run_code", data=b"{not json", timeout=30,
                              headers={"Content-Type": "application/json"})

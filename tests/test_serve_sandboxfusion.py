@@ -163,6 +163,15 @@ def test_run_code_files_and_fetch_files(server):
     assert result.run_result.stdout == "['code.py']\n"
 
 
+def test_pypy3_under_its_own_name(server):
+    request = AnyLanguageRequest(code="print(sum(range(10)))", language="pypy3")
+    if shutil.which("pypy3") is None:
+        with pytest.raises(Exception, match="pypy3 toolchain is not installed"):
+            sf.run_code(request, max_attempts=1)
+    else:
+        assert sf.run_code(request, max_attempts=1).run_result.stdout == "45\n"
+
+
 def test_unsupported_language_is_a_clean_sandbox_error(server):
     request = sf.RunCodeRequest(code="console.log(1)", language="nodejs")
     with pytest.raises(Exception, match="not supported by this judge"):

@@ -351,7 +351,6 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
                       "Python on the server, outside any sandbox")
     if not config.language:
         raise invalid("config.language is required")
-    check_code(body.completion, service.settings, "completion")
     try:
         language = resolve_language(config.language)
     except JudgeError as exc:
@@ -360,11 +359,16 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
     code, extracted = (block.code, "fenced") if block is not None else (body.completion, "heuristic")
     if not code.strip():
         code, extracted = "", "empty"
+    check_code(code, service.settings)
     problem = await submission_problem(body, language, service)
     all_tests = bool(config.extra.get("run_all_cases", False))
 
+    # Each test's stdout comes back in its exec_info, up to a share of the server's budget.
+    share = max(4096, service.settings.max_submit_output_bytes // max(1, len(problem.tests)))
+
     def job(slot: Slot) -> GradeResult:
-        return slot.grade(code, language, problem, all_tests=all_tests, keep_output=True)
+        return slot.grade(code, language, problem, all_tests=all_tests, keep_output=True,
+                          kept_output_limit=share)
 
     try:
         result = await service.run(request, job, "submit")

@@ -51,6 +51,9 @@ class Settings(BaseModel):
     stderr_limit_mb: int = Field(default=1, ge=0)
     box_mb: int = Field(default=64, ge=1)                 # the tmpfs /box of /run_code and /v1/exec
     max_fetch_bytes: int = Field(default=16 * MiB, ge=0)  # what fetch_files may bring back, together
+    # /submit's answer holds each test's stdout: this much of it, all tests together (each
+    # test's share, at least 4 KiB, is cut there; the checker always sees the whole output).
+    max_submit_output_bytes: int = Field(default=64 * MiB, ge=0)
 
     # -- lifecycle ----------------------------------------------------------------------------
     drain_timeout_s: float = Field(default=120, gt=0)     # SIGTERM: longest wait for runs in flight

@@ -132,10 +132,10 @@ class Slot:
 
     # -- grading --------------------------------------------------------------------------
     def grade(self, code: str, language: Language, problem: Problem, *, all_tests: bool,
-              keep_output: bool = False) -> GradeResult:
+              keep_output: bool = False, kept_output_limit: int | None = None) -> GradeResult:
         self.runs += 1
         return self.grader.grade(code, language, problem, all_tests=all_tests,
-                                 keep_output=keep_output)
+                                 keep_output=keep_output, kept_output_limit=kept_output_limit)
 
     # -- single runs ----------------------------------------------------------------------
     def run_program(self, code: str, language: Language, limits: Limits, *, stdin: bytes,
