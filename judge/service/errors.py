@@ -78,6 +78,8 @@ def _summary(errors: list[dict[str, Any]]) -> str:
 def install_handlers(app: FastAPI, metrics: Metrics) -> None:
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        if exc.status_code in (413, 422):
+            metrics.rejected.labels("too_large" if exc.status_code == 413 else "invalid").inc()
         return JSONResponse(error_json(exc.error, exc.message), status_code=exc.status_code,
                             headers=exc.headers)
 
