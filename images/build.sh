@@ -82,7 +82,10 @@ if image_exists "$IMAGE:$key"; then
   log "$IMAGE:$key is up to date"
 else
   log "building $IMAGE:$key"
-  "$ENGINE" build "${RUNTIME[@]}" --build-arg BASE="$BASE" -f images/Containerfile -t "$IMAGE:$key" .
+  # The docker image format keeps the Containerfile's HEALTHCHECK (OCI has no health checks).
+  FORMAT=()
+  [ "$(basename "$ENGINE")" = podman ] && FORMAT=(--format docker)
+  "$ENGINE" build "${RUNTIME[@]}" "${FORMAT[@]}" --build-arg BASE="$BASE" -f images/Containerfile -t "$IMAGE:$key" .
 fi
 "$ENGINE" tag "$IMAGE:$key" "$IMAGE:latest"
 # Images of earlier trees are each some hundred MB of their own layers.
