@@ -187,6 +187,29 @@ def test_metrics(server):
     assert "judge_serve_slot_restarts_total" in text and "judge_serve_slots 2.0" in text
 
 
+def test_a_dataset_given_at_start(require_sandbox, tmp_path: Path):
+    """--dataset: its problems by id, for /v1/grade and for /submit without provided_data."""
+    row = {"id": 1, "problem_id": "codeforces/1900B", "problem_desc": "Add.", "time_limit_ms": 1000,
+           "memory_limit_MB": 256, "checker": "wcmp",
+           "test_cases": [{"input": f"{a} {b}\n", "output": f"{a + b}\n"} for a, b in ((1, 2), (5, 8))]}
+    (tmp_path / "cf.jsonl").write_text(json.dumps(row) + "\n")
+    code = "a, b = map(int, input().split())\nprint(a + b)\n"
+    with Server(slots=1, dataset=str(tmp_path / "cf.jsonl")) as served:
+        assert served.get("/readyz").json()["problems"] == "ready"
+        result = served.post("/v1/grade", {"code": code, "language": "python",
+                                           "problem_id": "1900B"}).json()
+        assert result["verdict"] == "AC" and result["problem"] == "codeforces/1900B"
+        assert len(result["tests"]) == 2
+        answer = served.post("/submit", {"id": "codeforces/1900B", "completion": code,
+                                         "config": {"language": "python"}}).json()
+        assert answer["accepted"] and len(answer["tests"]) == 2
+        pack = served.post("/v1/grade", {"code": code, "language": "python", "problem_id": "2020A"})
+        assert pack.json()["problem"] == "codeforces/2020A"     # the pack is still there
+        missing = served.post("/v1/grade", {"code": code, "language": "python",
+                                            "problem_id": "9999Z"})
+        assert missing.status_code == 404 and missing.json()["error"] == "unknown_problem"
+
+
 # -- safety ---------------------------------------------------------------------------------
 
 def test_tokens_guard_everything_but_health(require_sandbox, tmp_path: Path):
