@@ -467,6 +467,11 @@ def test_hostile_requests(server):
             "except OSError as e:\n    print(type(e).__name__)\n")
     result = server.post("/run_code", {"code": fill, "language": "python"}).json()
     assert result["status"] in ("Success", "Failed")
+    # A directory the program locked (mode 0) does not survive into the next run's box.
+    lock = ("import os\nos.makedirs('d/e')\nopen('d/e/f', 'w').write('x')\nos.chmod('d/e', 0)\n"
+            "os.chmod('d', 0)\nprint('locked')\n")
+    assert server.post("/run_code", {"code": lock, "language": "python"}).json()[
+        "run_result"]["stdout"] == "locked\n"
     fork_bomb = "import os\nwhile True:\n    os.fork()\n"
     result = server.post("/run_code", {"code": fork_bomb, "language": "python",
                                        "run_timeout": 1}).json()
