@@ -86,21 +86,36 @@ static int read_key_at(int dirfd, const char *file, const char *key, uint64_t *v
     return -1;
 }
 
-/* Mount point of a hierarchy (v1 controller name, or NULL for the v2 one) and this process's
- * path inside it, joined into `out`. A container sees a subtree mounted at /sys/fs/cgroup: the
- * mount's root (the 4th field of mountinfo) is then a prefix of the path /proc/self/cgroup
- * gives, and only the rest of that path lies under the mount point. */
-static bool mount_matches(const char *fstype, char *options, const char *controller) {
+/* One line of /proc/self/mountinfo: "id parent major:minor root mount-point options ... -
+ * fstype source super-options". A v1 hierarchy's controllers are among its super options. */
+struct mount_entry {
+    char root[PATH_MAX], point[PATH_MAX];
+    char fstype[32], options[1024];
+};
+
+static bool parse_mount_entry(const char *line, struct mount_entry *m) {
+    const char *sep = strstr(line, " - ");
+    char source[256];
+    m->options[0] = '\0';
+    return sep && sscanf(sep + 3, "%31s %255s %1023s", m->fstype, source, m->options) >= 2 &&
+           sscanf(line, "%*s %*s %*s %4095s %4095s", m->root, m->point) == 2;
+}
+
+/* Whether the mount is the hierarchy of `controller` (a v1 controller name, or NULL for v2). */
+static bool mount_is_hierarchy(struct mount_entry *m, const char *controller) {
     if (!controller)
-        return strcmp(fstype, "cgroup2") == 0;
-    if (strcmp(fstype, "cgroup") != 0)
+        return strcmp(m->fstype, "cgroup2") == 0;
+    if (strcmp(m->fstype, "cgroup") != 0)
         return false;
-    for (char *opt = strtok(options, ","); opt; opt = strtok(NULL, ","))
+    char *rest;
+    for (char *opt = strtok_r(m->options, ",", &rest); opt; opt = strtok_r(NULL, ",", &rest))
         if (strcmp(opt, controller) == 0)
             return true;
     return false;
 }
 
+/* This process's path in the hierarchy of `controller`, from /proc/self/cgroup (v2: the
+ * "0::" line). */
 static int own_cgroup_path(const char *controller, char *path, size_t cap) {
     FILE *self = fopen("/proc/self/cgroup", "re");
     if (!self)
@@ -142,9 +157,12 @@ static bool is_under(const char *dir, const char *mp) {
     return strncmp(dir, mp, len) == 0 && (dir[len] == '/' || dir[len] == '\0');
 }
 
-/* mountinfo lists mounts in the order they were made, so the visible one for a place is the
- * last that covers it: a container engine may mount a hidden, read-only copy first and hide it
- * under a later mount. */
+/* This process's cgroup directory in the hierarchy of `controller`: the mount point joined
+ * with the cgroup's path below the mount's root. A container sees a subtree mounted at
+ * /sys/fs/cgroup: the mount's root is then a prefix of the path /proc/self/cgroup gives, and
+ * only the rest of that path lies under the mount point. mountinfo lists mounts in the order
+ * they were made, so the visible one for a place is the last that covers it: a container
+ * engine may mount a hidden, read-only copy first and hide it under a later mount. */
 static int own_cgroup_dir(const char *controller, char *out, size_t cap) {
     char path[PATH_MAX];
     if (own_cgroup_path(controller, path, sizeof(path)) < 0)
@@ -152,25 +170,23 @@ static int own_cgroup_dir(const char *controller, char *out, size_t cap) {
     FILE *mi = fopen("/proc/self/mountinfo", "re");
     if (!mi)
         return -1;
-    char line[4096], found_mp[PATH_MAX] = "";
+    char line[4096], found_point[PATH_MAX] = "";
+    struct mount_entry m;
     int rc = -1;
     while (fgets(line, sizeof(line), mi)) {
-        char *sep = strstr(line, " - ");
-        char fstype[32], source[256], options[1024] = "", root[PATH_MAX], mp[PATH_MAX];
-        if (!sep || sscanf(sep + 3, "%31s %255s %1023s", fstype, source, options) < 2 ||
-            sscanf(line, "%*s %*s %*s %4095s %4095s", root, mp) != 2)
+        if (!parse_mount_entry(line, &m))
             continue;
-        if (rc == 0 && is_under(found_mp, mp))
+        if (rc == 0 && is_under(found_point, m.point))
             rc = -1;  /* a later mount hides the one found so far */
-        if (!mount_matches(fstype, options, controller))
+        if (!mount_is_hierarchy(&m, controller))
             continue;
-        size_t rlen = strcmp(root, "/") == 0 ? 0 : strlen(root);
-        if (strncmp(path, root, rlen) != 0 || (path[rlen] != '/' && path[rlen] != '\0'))
+        size_t rlen = strcmp(m.root, "/") == 0 ? 0 : strlen(m.root);
+        if (strncmp(path, m.root, rlen) != 0 || (path[rlen] != '/' && path[rlen] != '\0'))
             continue;  /* this mount does not show our cgroup */
         const char *rest = path + rlen;
-        int n = snprintf(out, cap, "%s%s", mp, strcmp(rest, "/") == 0 ? "" : rest);
+        int n = snprintf(out, cap, "%s%s", m.point, strcmp(rest, "/") == 0 ? "" : rest);
         if (n > 0 && (size_t)n < cap) {
-            snprintf(found_mp, sizeof(found_mp), "%s", mp);
+            snprintf(found_point, sizeof(found_point), "%s", m.point);
             rc = 0;
         }
     }

@@ -49,8 +49,6 @@ struct run_request {
     char *cwd;
 };
 
-struct cgroup_run;
-
 struct run_result {
     int exit_code;           /* -1 when killed by a signal or never started */
     int signal;              /* 0 when it exited */
