@@ -1,7 +1,8 @@
 """Builds the native parts from the C sources in this folder.
 
-The cffi module `judge._native` (checkers and kernel probes, used in-process) and the
-executables (`judge-supervisor`, `judge-check`) compile the same source files.
+The cffi module `judge._native` (checkers and kernel probes, used in-process, and the
+supervisor protocol's definitions, read by judge/sandbox/protocol.py) and the executables
+(`judge-supervisor`, `judge-check`) compile the same source files.
 """
 import os
 import shutil
@@ -16,6 +17,7 @@ CFLAGS = ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wshadow", "-Wfor
 
 CHECKER_SOURCES = ["checkers.c"]
 PROBE_SOURCES = ["probe.c"]
+PROTOCOL_SOURCES = ["protocol.c"]
 SUPERVISOR_SOURCES = ["supervisor.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
                       "spawn.c", "sink.c"]
 
@@ -31,16 +33,32 @@ int judge_probe_cpu_timer(double *overshoot_ms);
 int judge_probe_pidfd(void);
 int judge_probe_userns(void);
 int judge_probe_seccomp(void);
+
+#define PROTOCOL_VERSION ...
+#define PROTOCOL_MAX_ARGS ...
+#define PROTOCOL_MAX_ENV ...
+#define PROTOCOL_REQUEST_MAX ...
+struct protocol_name { const char *name; unsigned value; };
+struct protocol_field { const char *key; const char *kind; };
+extern const struct protocol_name protocol_request_tags[];
+extern const int protocol_request_tag_count;
+extern const struct protocol_name protocol_fd_bits[];
+extern const int protocol_fd_bit_count;
+extern const struct protocol_field protocol_ready_fields[];
+extern const int protocol_ready_field_count;
+extern const struct protocol_field protocol_reply_fields[];
+extern const int protocol_reply_field_count;
 """
 
 ffibuilder = FFI()
 ffibuilder.cdef(CDEF)
 ffibuilder.set_source(
     "judge._native",
-    '#include "checkers.h"\n#include "probe.h"\n',
+    '#include "checkers.h"\n#include "probe.h"\n#include "protocol.h"\n',
     # setuptools wants paths relative to the project root (where setup.py runs).
-    sources=[f"native/{s}" for s in CHECKER_SOURCES + PROBE_SOURCES],
+    sources=[f"native/{s}" for s in CHECKER_SOURCES + PROBE_SOURCES + PROTOCOL_SOURCES],
     include_dirs=["native"],
+    depends=[f"native/{h}" for h in ("checkers.h", "probe.h", "protocol.h", "supervisor.h")],
     extra_compile_args=CFLAGS,
     libraries=["rt", "m"],
 )

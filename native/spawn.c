@@ -450,6 +450,15 @@ static void set_error(struct run_result *res, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* The result of a run that never started, until the run says more. */
+void run_result_init(struct run_result *res) {
+    memset(res, 0, sizeof(*res));
+    res->exit_code = -1;
+    res->syscall_nr = -1;
+    res->cpu_source = "rusage";
+    res->memory_source = "rusage";
+}
+
 /* One run's state, from the request to the figures of its reply. */
 struct run {
     const struct slot_config *cfg;
@@ -483,11 +492,7 @@ static void begin_run(struct run *run, const struct slot_config *cfg,
     run->child = -1;
     run->pidfd = run->listener = -1;
 
-    memset(res, 0, sizeof(*res));
-    res->exit_code = -1;
-    res->syscall_nr = -1;
-    res->cpu_source = "rusage";
-    res->memory_source = "rusage";
+    run_result_init(res);
 }
 
 static bool stopped(const struct run *run) { return run->res->killed_by || run->res->error[0]; }

@@ -7,10 +7,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define MAX_ARGS 256
-#define MAX_ENV 128
+#include "protocol.h"
+
 #define MAX_BINDS 64
-#define REQUEST_MAX (1u << 20)
 #define INSIDE_RUN_UID 1000
 #define HOST_UID_BASE 200000
 
@@ -37,9 +36,9 @@ struct slot_config {
 };
 
 struct run_request {
-    char *argv[MAX_ARGS + 1];
+    char *argv[PROTOCOL_MAX_ARGS + 1];
     int argc;
-    char *envp[MAX_ENV + 1];
+    char *envp[PROTOCOL_MAX_ENV + 1];
     int envc;
     uint64_t cpu_ms, wall_ms, memory_bytes, output_bytes, stderr_bytes, file_size_bytes;
     uint64_t processes, open_files, address_space_bytes;
@@ -66,11 +65,20 @@ struct run_result {
 /* supervisor.c */
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
+/* What the ready message tells the judge about the slot. */
+struct slot_ready {
+    int protocol;            /* PROTOCOL_VERSION */
+    const char *cgroup;      /* "v1", "v2" or "none" */
+    const char *uid;         /* "separate" or "mapped-self" */
+    const char *priority;    /* "raised" or "normal" */
+    const char *cgroup_reason;
+};
+
 /* protocol.c */
 int read_request(int sock, char *buf, size_t cap, struct run_request *req);
+int write_ready(int sock, const struct slot_ready *ready, int fd);
 int write_result(int sock, const struct run_result *res);
-int send_line(int sock, const char *line);
-int send_line_with_fd(int sock, const char *line, int fd);
+int write_startup_error(int sock, const char *message);
 
 /* mounts.c */
 void setup_root(const struct slot_config *cfg);
@@ -117,6 +125,7 @@ void sink_close(struct sink *s);
 
 /* spawn.c */
 uint64_t now_ns(void);
+void run_result_init(struct run_result *res);
 void run_program(const struct slot_config *cfg, const struct run_request *req, struct run_result *res);
 int after_run(const struct slot_config *cfg, const struct run_request *req, char *err, size_t errcap);
 
