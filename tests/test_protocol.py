@@ -67,11 +67,11 @@ def test_a_reply_carries_exactly_the_header_fields_in_order(sb):
 
 
 def record(tag: int, data: bytes) -> bytes:
-    return struct.pack("<HI", tag, len(data)) + data
+    return struct.pack("=HI", tag, len(data)) + data
 
 
 def u64(tag: int, value: int) -> bytes:
-    return record(tag, struct.pack("<Q", value))
+    return record(tag, struct.pack("=Q", value))
 
 
 def valid_records() -> list[bytes]:
@@ -89,7 +89,7 @@ def malformed_requests() -> dict[str, tuple[bytes, int]]:
     return {
         "garbage": (b"\x01\x00", 0),
         "unknown tag": (ok + record(999, b"x"), 0),
-        "record longer than the message": (ok + struct.pack("<HI", t["ARG"], 50) + b"x", 0),
+        "record longer than the message": (ok + struct.pack("=HI", t["ARG"], 50) + b"x", 0),
         "string without NUL": (ok + record(t["ENV"], b"A=1"), 0),
         "number of the wrong size": (ok + record(t["CPU_MS"], b"\x01\x02"), 0),
         "no command": (b"".join(valid_records()[1:]), 0),

@@ -55,11 +55,11 @@ def definitions() -> Definitions:
 
 # -- requests ---------------------------------------------------------------------------------
 def record(name: str, data: bytes) -> bytes:
-    return struct.pack("<HI", definitions().tags[name], len(data)) + data
+    return struct.pack("=HI", definitions().tags[name], len(data)) + data
 
 
 def number(name: str, value: float) -> bytes:
-    return record(name, struct.pack("<Q", int(value)))
+    return record(name, struct.pack("=Q", int(value)))
 
 
 def text(name: str, value: str) -> bytes:
