@@ -1,8 +1,9 @@
 """Builds the native parts from the C sources in this folder.
 
-The cffi module `judge._native` (checkers and kernel probes, used in-process, and the
-supervisor protocol's definitions, read by judge/sandbox/protocol.py) and the executables
-(`judge-supervisor`, `judge-check`) compile the same source files.
+The cffi module `judge._native` (checkers and kernel probes, used in-process; the supervisor
+protocol's definitions, read by judge/sandbox/protocol.py; the sandbox's cgroup detection, which
+judge doctor reports) and the executables (`judge-supervisor`, `judge-check`) compile the same
+source files.
 """
 import os
 import shutil
@@ -18,6 +19,7 @@ CFLAGS = ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wshadow", "-Wfor
 CHECKER_SOURCES = ["checkers.c"]
 PROBE_SOURCES = ["probe.c"]
 PROTOCOL_SOURCES = ["protocol.c"]
+CGROUP_SOURCES = ["cgroups.c"]
 SUPERVISOR_SOURCES = ["supervisor.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
                       "spawn.c", "sink.c"]
 
@@ -48,17 +50,23 @@ extern const struct protocol_field protocol_ready_fields[];
 extern const int protocol_ready_field_count;
 extern const struct protocol_field protocol_reply_fields[];
 extern const int protocol_reply_field_count;
+
+extern const char *const cgroup_v1_controllers[];
+extern const int cgroup_v1_controller_count;
+bool cgroup_usable(const char *controller, char *dir, size_t cap);
 """
 
 ffibuilder = FFI()
 ffibuilder.cdef(CDEF)
 ffibuilder.set_source(
     "judge._native",
-    '#include "checkers.h"\n#include "probe.h"\n#include "protocol.h"\n',
+    '#include "checkers.h"\n#include "probe.h"\n#include "protocol.h"\n#include "cgroups.h"\n',
     # setuptools wants paths relative to the project root (where setup.py runs).
-    sources=[f"native/{s}" for s in CHECKER_SOURCES + PROBE_SOURCES + PROTOCOL_SOURCES],
+    sources=[f"native/{s}"
+             for s in CHECKER_SOURCES + PROBE_SOURCES + PROTOCOL_SOURCES + CGROUP_SOURCES],
     include_dirs=["native"],
-    depends=[f"native/{h}" for h in ("checkers.h", "probe.h", "protocol.h", "supervisor.h")],
+    depends=[f"native/{h}"
+             for h in ("checkers.h", "probe.h", "protocol.h", "cgroups.h", "supervisor.h")],
     extra_compile_args=CFLAGS,
     libraries=["rt", "m"],
 )

@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 enum { CG_MEMORY, CG_CPU, CG_PIDS, CG_COUNT };
-static const char *const v1_controllers[CG_COUNT] = {"memory", "cpuacct", "pids"};
+const char *const cgroup_v1_controllers[CG_COUNT] = {"memory", "cpuacct", "pids"};
+const int cgroup_v1_controller_count = CG_COUNT;
 
 static struct {
     enum cgroup_mode mode;
@@ -135,7 +136,8 @@ static int own_cgroup_path(const char *controller, char *path, size_t cap) {
         } else {
             char copy[256];
             snprintf(copy, sizeof(copy), "%s", names);
-            for (char *n = strtok(copy, ","); n; n = strtok(NULL, ","))
+            char *rest;
+            for (char *n = strtok_r(copy, ",", &rest); n; n = strtok_r(NULL, ",", &rest))
                 if (strcmp(n, controller) == 0)
                     match = true;
         }
@@ -199,7 +201,8 @@ static bool has_controllers_at(int dirfd, const char *file) {
     if (read_at(dirfd, file, buf, sizeof(buf)) < 0)
         return false;
     bool memory = false, pids = false;
-    for (char *name = strtok(buf, " \n"); name; name = strtok(NULL, " \n")) {
+    char *rest;
+    for (char *name = strtok_r(buf, " \n", &rest); name; name = strtok_r(NULL, " \n", &rest)) {
         memory |= strcmp(name, "memory") == 0;
         pids |= strcmp(name, "pids") == 0;
     }
@@ -215,15 +218,27 @@ static bool v2_has_controllers(const char *dir, const char *file) {
     return ok;
 }
 
+bool cgroup_usable(const char *controller, char *dir, size_t cap) {
+    if (own_cgroup_dir(controller, dir, cap) < 0) {
+        dir[0] = '\0';
+        return false;
+    }
+    /* A v2 cgroup lists in cgroup.controllers what its parent lets its children use. */
+    return controller || v2_has_controllers(dir, "cgroup.controllers");
+}
+
 enum cgroup_mode cgroup_detect(void) {
     char dir[PATH_MAX];
-    /* A v2 cgroup lists in cgroup.controllers what its parent lets its children use. */
-    if (own_cgroup_dir(NULL, dir, sizeof(dir)) == 0 && v2_has_controllers(dir, "cgroup.controllers"))
+    if (cgroup_usable(NULL, dir, sizeof(dir)))
         return CGROUP_V2;
     for (int i = 0; i < CG_COUNT; i++)
-        if (own_cgroup_dir(v1_controllers[i], dir, sizeof(dir)) < 0)
+        if (!cgroup_usable(cgroup_v1_controllers[i], dir, sizeof(dir)))
             return CGROUP_NONE;
     return CGROUP_V1;
+}
+
+const char *cgroup_mode_name(enum cgroup_mode mode) {
+    return mode == CGROUP_V1 ? "v1" : mode == CGROUP_V2 ? "v2" : "none";
 }
 
 static int open_dir(const char *path) { return open(path, O_DIRECTORY | O_RDONLY | O_CLOEXEC); }
@@ -341,14 +356,14 @@ static int make_slot_dir(int parent, int *slot_fd) {
 static int slot_create_v1(char *err, size_t errcap) {
     for (int i = 0; i < CG_COUNT; i++) {
         char dir[PATH_MAX];
-        if (own_cgroup_dir(v1_controllers[i], dir, sizeof(dir)) < 0) {
-            snprintf(err, errcap, "cgroup v1 controller %s is not mounted", v1_controllers[i]);
+        if (own_cgroup_dir(cgroup_v1_controllers[i], dir, sizeof(dir)) < 0) {
+            snprintf(err, errcap, "cgroup v1 controller %s is not mounted", cgroup_v1_controllers[i]);
             return -1;
         }
         cg.parent_fd[i] = open_dir(dir);
         if (cg.parent_fd[i] < 0 || make_slot_dir(cg.parent_fd[i], &cg.slot_fd[i]) < 0) {
             snprintf(err, errcap, "cgroup v1 %s: cannot create a directory in %s: %s",
-                     v1_controllers[i], dir, strerror(errno));
+                     cgroup_v1_controllers[i], dir, strerror(errno));
             return -1;
         }
         cg.count = i + 1;

@@ -161,16 +161,12 @@ static void map_ids(pid_t child, const struct slot_config *cfg) {
     }
 }
 
-static const char *mode_name(enum cgroup_mode mode) {
-    return mode == CGROUP_V1 ? "v1" : mode == CGROUP_V2 ? "v2" : "none";
-}
-
 /* With a tmpfs box the judge reaches the box through a descriptor sent with the ready message:
  * the tmpfs exists only in the sandbox's mount namespace. */
 static int send_ready(const struct slot_config *cfg) {
     struct slot_ready ready = {
         .protocol = PROTOCOL_VERSION,
-        .cgroup = mode_name(cfg->cgroup),
+        .cgroup = cgroup_mode_name(cfg->cgroup),
         .uid = cfg->privileged ? "separate" : "mapped-self",
         .priority = cfg->priority_raised ? "raised" : "normal",
         .cgroup_reason = cfg->cgroup_reason,

@@ -7,13 +7,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cgroups.h"
 #include "protocol.h"
 
 #define MAX_BINDS 64
 #define INSIDE_RUN_UID 1000
 #define HOST_UID_BASE 200000
-
-enum cgroup_mode { CGROUP_NONE = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 };
 
 struct slot_config {
     int slot;
@@ -84,8 +83,7 @@ int write_startup_error(int sock, const char *message);
 void setup_root(const struct slot_config *cfg);
 int reset_tmp(const struct slot_config *cfg);
 
-/* cgroups.c */
-enum cgroup_mode cgroup_detect(void);
+/* cgroups.c; its detection, which judge doctor calls too, is in cgroups.h */
 int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap);
 void cgroup_slot_destroy(void);
 void cgroup_sweep_stale(void);
