@@ -178,7 +178,7 @@ def fake_supervisor(tmp_path: Path, message: str) -> Path:
 ])
 def test_a_supervisor_of_another_protocol_version_is_refused(tmp_path, monkeypatch, message,
                                                               theirs):
-    monkeypatch.setattr(slot, "SUPERVISOR", fake_supervisor(tmp_path, message))
+    monkeypatch.setenv(slot.SUPERVISOR_ENV, str(fake_supervisor(tmp_path, message)))
     ours = protocol.definitions().version
     with pytest.raises(SandboxError, match=re.escape(
             f"the supervisor speaks protocol {theirs}, this judge speaks protocol {ours}")):
@@ -188,7 +188,7 @@ def test_a_supervisor_of_another_protocol_version_is_refused(tmp_path, monkeypat
 def test_a_ready_message_missing_a_field_is_refused(tmp_path, monkeypatch):
     ours = protocol.definitions().version
     message = f"ready\nprotocol={ours}\ncgroup=none\nuid=separate\ncgroup_reason=\n"
-    monkeypatch.setattr(slot, "SUPERVISOR", fake_supervisor(tmp_path, message))
+    monkeypatch.setenv(slot.SUPERVISOR_ENV, str(fake_supervisor(tmp_path, message)))
     with pytest.raises(SandboxError, match="malformed ready message: missing priority"):
         slot.Sandbox().start()
 

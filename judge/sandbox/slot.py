@@ -19,6 +19,8 @@ from judge.sandbox.result import Limits, RunResult
 from judge.sandbox.verdict import classify
 
 SUPERVISOR = Path(__file__).resolve().parent.parent / "_bin" / "judge-supervisor"
+# Another supervisor executable to start instead, e.g. a sanitizer build (`make sanitize`).
+SUPERVISOR_ENV = "JUDGE_SUPERVISOR"
 DEFAULT_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
                "TMPDIR": "/tmp"}
 
@@ -124,12 +126,15 @@ class Sandbox:
         self._owner.check()
         if self._process is not None:
             return self
-        if not SUPERVISOR.exists():
-            raise SandboxError(f"the supervisor is not built ({SUPERVISOR}); run `make setup`")
+        supervisor = Path(os.environ.get(SUPERVISOR_ENV) or SUPERVISOR)
+        if not supervisor.exists():
+            raise SandboxError(f"the supervisor is not built ({supervisor}); run `make setup`"
+                               if supervisor == SUPERVISOR else
+                               f"{SUPERVISOR_ENV}={supervisor} names no file")
         protocol.definitions()   # the native module is built, before anything is started
         _become_subreaper()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        args = [str(SUPERVISOR), "--sock", str(theirs.fileno()), "--slot", str(self.slot),
+        args = [str(supervisor), "--sock", str(theirs.fileno()), "--slot", str(self.slot),
                 "--cpu", str(self.cpu), "--tmp-mb", str(self.tmp_size_mb),
                 "--cgroup", self.cgroup_request, "--parent-pid", str(os.getpid()),
                 "--delivery-ms", str(self.delivery_timeout_ms)]
