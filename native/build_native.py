@@ -5,8 +5,9 @@ protocol's definitions, read by judge/sandbox/protocol.py; the sandbox's cgroup 
 judge doctor reports) and the executables (`judge-supervisor`, `judge-check`) compile the same
 source files.
 """
+import argparse
 import os
-import shutil
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -72,19 +73,29 @@ ffibuilder.set_source(
 )
 
 
-def _compile(sources, output: Path, libraries=()):
+def _compile(sources, output: Path, libraries=(), extra_cflags=()):
     cc = os.environ.get("CC", "cc")
-    cmd = [cc, *CFLAGS, "-I", str(NATIVE), "-o", str(output),
+    cmd = [cc, *CFLAGS, *extra_cflags, "-I", str(NATIVE), "-o", str(output),
            *[str(NATIVE / s) for s in sources], *[f"-l{lib}" for lib in libraries]]
     subprocess.run(cmd, check=True)
 
 
-def build_executables(bin_dir: Path) -> None:
+def build_executables(bin_dir: Path, extra_cflags=()) -> None:
     bin_dir.mkdir(parents=True, exist_ok=True)
-    _compile(SUPERVISOR_SOURCES, bin_dir / "judge-supervisor", libraries=["rt"])
-    _compile(CHECKER_SOURCES + ["checker_main.c"], bin_dir / "judge-check", libraries=["m"])
+    _compile(SUPERVISOR_SOURCES, bin_dir / "judge-supervisor", ["rt"], extra_cflags)
+    _compile(CHECKER_SOURCES + ["checker_main.c"], bin_dir / "judge-check", ["m"], extra_cflags)
 
 
 if __name__ == "__main__":
-    ffibuilder.compile(verbose=True)
-    build_executables(NATIVE.parent / "judge" / "_bin")
+    parser = argparse.ArgumentParser(description="Build the cffi module and the executables "
+                                     "in place, or only the executables elsewhere.")
+    parser.add_argument("--bin-dir", type=Path,
+                        help="build only the executables, into this directory")
+    parser.add_argument("--extra-cflags", default="",
+                        help="more compiler flags for the executables (make sanitize)")
+    args = parser.parse_args()
+    if args.bin_dir:
+        build_executables(args.bin_dir, shlex.split(args.extra_cflags))
+    else:
+        ffibuilder.compile(verbose=True)
+        build_executables(NATIVE.parent / "judge" / "_bin", shlex.split(args.extra_cflags))
