@@ -8,7 +8,6 @@ APT_PACKAGES = build-essential libseccomp-dev libcap-dev openjdk-17-jdk-headless
 # podman's default ulimits (nofile 1048576) exceed what this kind of host allows and make every
 # container fail to start; a drop-in file leaves the user's own containers.conf alone.
 CONTAINERS_CONF = /etc/containers/containers.conf.d/50-judge.conf
-CFLAGS_NATIVE = -O2 -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wconversion -Wno-sign-conversion
 
 .PHONY: setup system containers-conf venv native test sanitize bench image clean
 
