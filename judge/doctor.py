@@ -80,7 +80,7 @@ def _cgroup_checks(cgroups: _CgroupDetection | None) -> list[Check]:
 def _sandbox_checks() -> list[Check]:
     """An end-to-end run, the cgroup mode the sandbox picked (with why, when none), and what
     the widest program policy leaves of the network."""
-    from judge.sandbox import Sandbox, Limits, SandboxError
+    from judge.sandbox import Limits, Sandbox, SandboxError
     try:
         with Sandbox(box=None) as sandbox:
             result = sandbox.run(["/bin/true"], Limits(time_limit_ms=2000))
@@ -92,9 +92,10 @@ def _sandbox_checks() -> list[Check]:
               + (f" ({result.error})" if result.error else ""))
     checks = [Check("sandbox", result.status == "OK", detail,
                     "refuses to run programs (never runs them unconfined)", required=True)]
-    in_use = sandbox.cgroup != "none"
+    mode = sandbox.cgroup or "none"     # set once the slot has started
+    in_use = mode != "none"
     checks.append(Check("cgroup in use", in_use,
-                        sandbox.cgroup if in_use else sandbox.cgroup_reason or "none",
+                        mode if in_use else sandbox.cgroup_reason or "none",
                         NO_CGROUP_MODE))
     checks.append(Check("supervisor priority", sandbox.priority_raised,
                         "raised (nice -10)" if sandbox.priority_raised else "normal",
@@ -181,7 +182,8 @@ def _container_check(cgroups: _CgroupDetection | None) -> Check:
 
     if cgroups is not None:
         missing += _container_cgroup_flags(cgroups)
-    cap_eff = int(re.search(r"^CapEff:\s*([0-9a-f]+)", status, re.M).group(1), 16)
+    cap_line = re.search(r"^CapEff:\s*([0-9a-f]+)", status, re.M)
+    cap_eff = int(cap_line.group(1), 16) if cap_line else 0
     nice = "" if cap_eff & (1 << 23) else (
         "; optional: --cap-add SYS_NICE (the supervisor's raised priority makes CPU-limit "
         "kills prompt)")

@@ -63,7 +63,7 @@ def test_a_reply_carries_exactly_the_header_fields_in_order(sb):
     keys = [line.partition("=")[0] for line in reply.splitlines()]
     assert keys == list(protocol.definitions().reply_fields)
     fields = protocol.parse_reply(reply)
-    assert fields["exit_code"] == 3 and fields["error"] == ""
+    assert fields.number("exit_code") == 3 and fields.text("error") == ""
 
 
 def record(tag: int, data: bytes) -> bytes:
@@ -104,7 +104,7 @@ def malformed_requests() -> dict[str, tuple[bytes, int]]:
 @pytest.mark.parametrize("case", sorted(malformed_requests()))
 def test_a_malformed_request_is_an_se_and_the_slot_runs_on(sb, case):
     message, attach = malformed_requests()[case]
-    reads, writes = zip(*(os.pipe() for _ in range(attach))) if attach else ((), ())
+    reads, writes = zip(*(os.pipe() for _ in range(attach)), strict=True) if attach else ((), ())
     try:
         reply = sb._exchange(message, list(writes), Limits())
         for fd in writes:
@@ -143,7 +143,7 @@ def sample_reply() -> str:
     (lambda r: "garbage\n" + r, "malformed reply: 'garbage' is not key=value"),
 ])
 def test_a_reply_that_is_not_the_header_is_refused(mutilate, message):
-    assert protocol.parse_reply(sample_reply())["cpu_ns"] == 0
+    assert protocol.parse_reply(sample_reply()).number("cpu_ns") == 0
     with pytest.raises(SandboxError, match=re.escape(message)):
         protocol.parse_reply(mutilate(sample_reply()))
 

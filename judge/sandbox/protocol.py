@@ -31,11 +31,11 @@ class Definitions:
 @functools.cache
 def definitions() -> Definitions:
     try:
-        from judge import _native
+        import judge._native as native
     except ImportError:
         raise SandboxError("the native module judge._native is not built (run `make setup`)") \
             from None
-    ffi, lib = _native.ffi, _native.lib
+    ffi, lib = native.ffi, native.lib
 
     def names(table, count: int) -> dict[str, int]:
         return {ffi.string(entry.name).decode(): entry.value for entry in table[0:count]}
@@ -83,7 +83,25 @@ def _lines(message: str) -> list[str]:
     return lines
 
 
-def _fields(lines: list[str], spec: dict[str, str]) -> dict[str, int | str]:
+@dataclass(frozen=True)
+class Fields:
+    """A decoded message: each field read with the kind the header gives it."""
+    values: dict[str, int | str]
+
+    def number(self, key: str) -> int:
+        value = self.values[key]
+        if not isinstance(value, int):
+            raise TypeError(f"{key} is a text field")
+        return value
+
+    def text(self, key: str) -> str:
+        value = self.values[key]
+        if not isinstance(value, str):
+            raise TypeError(f"{key} is a number field")
+        return value
+
+
+def _fields(lines: list[str], spec: dict[str, str]) -> Fields:
     values: dict[str, int | str] = {}
     for line in lines:
         key, sep, value = line.partition("=")
@@ -103,10 +121,10 @@ def _fields(lines: list[str], spec: dict[str, str]) -> dict[str, int | str]:
     missing = [key for key in spec if key not in values]
     if missing:
         raise ValueError(f"missing {', '.join(missing)}")
-    return values
+    return Fields(values)
 
 
-def parse_ready(message: str) -> dict[str, int | str]:
+def parse_ready(message: str) -> Fields:
     """The supervisor's first message: "ready" and the slot's fields, or "error <why>"."""
     if message.startswith("error "):
         raise SandboxError(f"cannot start the sandbox: {message[len('error '):].strip()}")
@@ -128,7 +146,7 @@ def parse_ready(message: str) -> dict[str, int | str]:
         raise SandboxError(f"malformed ready message: {exc}") from None
 
 
-def parse_reply(message: str) -> dict[str, int | str]:
+def parse_reply(message: str) -> Fields:
     """A run's figures, every field of protocol.h's reply exactly once."""
     try:
         return _fields(_lines(message), definitions().reply_fields)

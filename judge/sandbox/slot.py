@@ -166,10 +166,10 @@ class Sandbox:
         except SandboxError:
             self.close()
             raise
-        self.cgroup = ready["cgroup"]
-        self.uid_mode = ready["uid"]
-        self.priority_raised = ready["priority"] == "raised"
-        self.cgroup_reason = ready["cgroup_reason"] or None
+        self.cgroup = ready.text("cgroup")
+        self.uid_mode = ready.text("uid")
+        self.priority_raised = ready.text("priority") == "raised"
+        self.cgroup_reason = ready.text("cgroup_reason") or None
         return self
 
     def close(self, wait: bool = True) -> None:
@@ -278,6 +278,7 @@ class Sandbox:
 
     def _exchange(self, message: bytes, fds: list[int], limits: Limits) -> str:
         """Sends one request with its descriptors and returns the supervisor's reply."""
+        assert self._sock is not None and self._process is not None
         try:
             socket.send_fds(self._sock, [message], fds)
         except OSError as exc:
@@ -339,7 +340,7 @@ class Sandbox:
             return None
         if isinstance(sink, int):
             return sink
-        if hasattr(sink, "fileno"):
+        if not isinstance(sink, (str, os.PathLike)):   # a binary file
             sink.flush()
             return sink.fileno()
         try:
@@ -394,24 +395,24 @@ class Sandbox:
     @staticmethod
     def _decode(reply: str, limits: Limits, processes: str | None) -> RunResult:
         fields = protocol.parse_reply(reply)
-        number = fields["syscall"]
+        number = fields.number("syscall")
         return classify(
             limits=limits,
-            exit_code=fields["exit_code"],
-            signal=fields["signal"],
-            cpu_ns=fields["cpu_ns"],
-            setup_ns=fields["setup_ns"],
-            wall_ns=fields["wall_ns"],
-            memory_bytes=fields["memory_bytes"],
-            output_bytes=fields["output_bytes"],
-            undelivered_bytes=fields["undelivered_bytes"],
-            waiting_ns=fields["waiting_ns"],
-            oom_kills=fields["oom_kills"],
-            killed_by=fields["killed_by"] or None,
+            exit_code=fields.number("exit_code"),
+            signal=fields.number("signal"),
+            cpu_ns=fields.number("cpu_ns"),
+            setup_ns=fields.number("setup_ns"),
+            wall_ns=fields.number("wall_ns"),
+            memory_bytes=fields.number("memory_bytes"),
+            output_bytes=fields.number("output_bytes"),
+            undelivered_bytes=fields.number("undelivered_bytes"),
+            waiting_ns=fields.number("waiting_ns"),
+            oom_kills=fields.number("oom_kills"),
+            killed_by=fields.text("killed_by") or None,
             syscall=syscall_name(number) if number >= 0 else None,
-            sources={"cpu": fields["cpu_source"], "memory": fields["memory_source"],
+            sources={"cpu": fields.text("cpu_source"), "memory": fields.text("memory_source"),
                      **({"processes": processes} if processes else {})},
-            error=fields["error"] or None,
+            error=fields.text("error") or None,
         )
 
 
