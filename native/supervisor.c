@@ -47,11 +47,8 @@ void die(const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    if (report_sock >= 0) {
-        char line[640];
-        snprintf(line, sizeof(line), "error %s\n", msg);
-        send_line(report_sock, line);
-    }
+    if (report_sock >= 0)
+        write_startup_error(report_sock, msg);
     fprintf(stderr, "judge-supervisor: %s\n", msg);
     _exit(1);
 }
@@ -166,26 +163,29 @@ static void map_ids(pid_t child, const struct slot_config *cfg) {
     }
 }
 
-static const char *mode_name(enum cgroup_mode mode) {
-    return mode == CGROUP_V1 ? "v1" : mode == CGROUP_V2 ? "v2" : "none";
-}
-
-/* With a tmpfs box the judge reaches the box through a descriptor sent with the ready line: the
- * tmpfs exists only in the sandbox's mount namespace. */
-static int send_ready(const struct slot_config *cfg, const char *ready) {
+/* With a tmpfs box the judge reaches the box through a descriptor sent with the ready message:
+ * the tmpfs exists only in the sandbox's mount namespace. */
+static int send_ready(const struct slot_config *cfg) {
+    struct slot_ready ready = {
+        .protocol = PROTOCOL_VERSION,
+        .cgroup = cgroup_mode_name(cfg->cgroup),
+        .uid = cfg->privileged ? "separate" : "mapped-self",
+        .priority = cfg->priority_raised ? "raised" : "normal",
+        .cgroup_reason = cfg->cgroup_reason,
+    };
     if (!cfg->box_tmpfs_mb)
-        return send_line(cfg->sock, ready);
+        return write_ready(cfg->sock, &ready, -1);
     int box = open("/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (box < 0)
         die("open /box: %m");
-    int sent = send_line_with_fd(cfg->sock, ready, box);
+    int sent = write_ready(cfg->sock, &ready, box);
     if (close(box) < 0)
         die("close /box: %m");
     return sent;
 }
 
 static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
-    static char buffer[REQUEST_MAX];
+    static char buffer[PROTOCOL_REQUEST_MAX];
     char pending_error[512] = "";
     if (sethostname("judge", 5) < 0)
         die("sethostname: %m");
@@ -193,11 +193,7 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
         die("prctl dumpable: %m");
     signal(SIGPIPE, SIG_IGN);
-    char ready[640];
-    snprintf(ready, sizeof(ready), "ready cgroup=%s uid=%s priority=%s\ncgroup_reason=%s\n",
-             mode_name(cfg->cgroup), cfg->privileged ? "separate" : "mapped-self",
-             cfg->priority_raised ? "raised" : "normal", cfg->cgroup_reason);
-    if (send_ready(cfg, ready) < 0)
+    if (send_ready(cfg) < 0)
         _exit(1);
     /* The first run's cgroup, made while the judge prepares its request. */
     if (cgroup_prepare(0, 0) < 0)
@@ -209,14 +205,9 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
             _exit(0);
         struct run_result res;
         if (rc < 0) {
-            memset(&res, 0, sizeof(res));
-            res.exit_code = -1;
-            res.syscall_nr = -1;
+            /* read_request closed what came with it; the slot serves the next request. */
+            run_result_init(&res);
             snprintf(res.error, sizeof(res.error), "malformed request");
-            int fds[] = {req.stdin_fd, req.stdout_fd, req.stderr_fd};
-            for (int i = 0; i < 3; i++)
-                if (fds[i] >= 0)
-                    close(fds[i]);
         } else {
             run_program(cfg, &req, &res);
         }
@@ -280,7 +271,7 @@ int main(int argc, char **argv) {
     /* A raised priority lets the supervisor preempt a program spinning on the same CPU the
      * moment its CPU timer fires, instead of waiting for the end of the program's time slice.
      * It takes CAP_SYS_NICE, which a container may not grant: then the kill waits for the
-     * end of the time slice instead (the ready line says so). The programs are put back to
+     * end of the time slice instead (the ready message says so). The programs are put back to
      * the normal priority. */
     cfg.priority_raised = cfg.privileged && setpriority(PRIO_PROCESS, 0, -10) == 0;
 

@@ -7,14 +7,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define MAX_ARGS 256
-#define MAX_ENV 128
+#include "cgroups.h"
+#include "protocol.h"
+
 #define MAX_BINDS 64
-#define REQUEST_MAX (1u << 20)
 #define INSIDE_RUN_UID 1000
 #define HOST_UID_BASE 200000
-
-enum cgroup_mode { CGROUP_NONE = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 };
 
 struct slot_config {
     int slot;
@@ -37,9 +35,9 @@ struct slot_config {
 };
 
 struct run_request {
-    char *argv[MAX_ARGS + 1];
+    char *argv[PROTOCOL_MAX_ARGS + 1];
     int argc;
-    char *envp[MAX_ENV + 1];
+    char *envp[PROTOCOL_MAX_ENV + 1];
     int envc;
     uint64_t cpu_ms, wall_ms, memory_bytes, output_bytes, stderr_bytes, file_size_bytes;
     uint64_t processes, open_files, address_space_bytes;
@@ -48,8 +46,6 @@ struct run_request {
     int stdin_fd, stdout_fd, stderr_fd; /* -1 when absent */
     char *cwd;
 };
-
-struct cgroup_run;
 
 struct run_result {
     int exit_code;           /* -1 when killed by a signal or never started */
@@ -68,18 +64,26 @@ struct run_result {
 /* supervisor.c */
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
+/* What the ready message tells the judge about the slot. */
+struct slot_ready {
+    int protocol;            /* PROTOCOL_VERSION */
+    const char *cgroup;      /* "v1", "v2" or "none" */
+    const char *uid;         /* "separate" or "mapped-self" */
+    const char *priority;    /* "raised" or "normal" */
+    const char *cgroup_reason;
+};
+
 /* protocol.c */
 int read_request(int sock, char *buf, size_t cap, struct run_request *req);
+int write_ready(int sock, const struct slot_ready *ready, int fd);
 int write_result(int sock, const struct run_result *res);
-int send_line(int sock, const char *line);
-int send_line_with_fd(int sock, const char *line, int fd);
+int write_startup_error(int sock, const char *message);
 
 /* mounts.c */
 void setup_root(const struct slot_config *cfg);
 int reset_tmp(const struct slot_config *cfg);
 
-/* cgroups.c */
-enum cgroup_mode cgroup_detect(void);
+/* cgroups.c; its detection, which judge doctor calls too, is in cgroups.h */
 int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap);
 void cgroup_slot_destroy(void);
 void cgroup_sweep_stale(void);
@@ -119,6 +123,7 @@ void sink_close(struct sink *s);
 
 /* spawn.c */
 uint64_t now_ns(void);
+void run_result_init(struct run_result *res);
 void run_program(const struct slot_config *cfg, const struct run_request *req, struct run_result *res);
 int after_run(const struct slot_config *cfg, const struct run_request *req, char *err, size_t errcap);
 
