@@ -21,15 +21,15 @@ const int cgroup_v1_controller_count = CG_COUNT;
 
 static struct {
     enum cgroup_mode mode;
-    int parent_fd[CG_COUNT];    /* where the slot directory lives */
-    int slot_fd[CG_COUNT];      /* v2: only [0] is used */
+    int parent_fd[CG_COUNT]; /* where the slot directory lives */
+    int slot_fd[CG_COUNT];   /* v2: only [0] is used */
     int run_fd[CG_COUNT];
     int procs_fd[CG_COUNT];
     char slot_name[64];
-    int count;                  /* directories in use: 3 for v1, 1 for v2 */
-    unsigned serial;            /* run directories are named run-<serial> */
-    char run_name[32];          /* the prepared (or running) run's directory */
-    char stale_name[32];        /* the finished run's directory, removed after the reply */
+    int count;           /* directories in use: 3 for v1, 1 for v2 */
+    unsigned serial;     /* run directories are named run-<serial> */
+    char run_name[32];   /* the prepared (or running) run's directory */
+    char stale_name[32]; /* the finished run's directory, removed after the reply */
     bool prepared;
     uint64_t memory_set, pids_set; /* limits already written to the prepared directory */
     uint64_t memory_hard_set;      /* the kernel's memory limit written there */
@@ -78,7 +78,8 @@ static int read_key_at(int dirfd, const char *file, const char *key, uint64_t *v
     if (read_at(dirfd, file, buf, sizeof(buf)) < 0)
         return -1;
     size_t klen = strlen(key);
-    for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    for (char *line = buf; line && *line;
+         line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         if (strncmp(line, key, klen) == 0 && line[klen] == ' ') {
             *value = strtoull(line + klen + 1, NULL, 10);
             return 0;
@@ -179,12 +180,12 @@ static int own_cgroup_dir(const char *controller, char *out, size_t cap) {
         if (!parse_mount_entry(line, &m))
             continue;
         if (rc == 0 && is_under(found_point, m.point))
-            rc = -1;  /* a later mount hides the one found so far */
+            rc = -1; /* a later mount hides the one found so far */
         if (!mount_is_hierarchy(&m, controller))
             continue;
         size_t rlen = strcmp(m.root, "/") == 0 ? 0 : strlen(m.root);
         if (strncmp(path, m.root, rlen) != 0 || (path[rlen] != '/' && path[rlen] != '\0'))
-            continue;  /* this mount does not show our cgroup */
+            continue; /* this mount does not show our cgroup */
         const char *rest = path + rlen;
         int n = snprintf(out, cap, "%s%s", m.point, strcmp(rest, "/") == 0 ? "" : rest);
         if (n > 0 && (size_t)n < cap) {
@@ -357,7 +358,8 @@ static int slot_create_v1(char *err, size_t errcap) {
     for (int i = 0; i < CG_COUNT; i++) {
         char dir[PATH_MAX];
         if (own_cgroup_dir(cgroup_v1_controllers[i], dir, sizeof(dir)) < 0) {
-            snprintf(err, errcap, "cgroup v1 controller %s is not mounted", cgroup_v1_controllers[i]);
+            snprintf(err, errcap, "cgroup v1 controller %s is not mounted",
+                     cgroup_v1_controllers[i]);
             return -1;
         }
         cg.parent_fd[i] = open_dir(dir);
@@ -435,29 +437,34 @@ static int slot_create_v2(char *err, size_t errcap) {
     cg.parent_fd[0] = base;
     if (!has_controllers_at(base, "cgroup.subtree_control")) {
         if (!has_controllers_at(base, "cgroup.controllers")) {
-            snprintf(err, errcap, "cgroup v2: %s is not given the memory and pids controllers "
-                     "(delegate them: systemd Delegate=yes, or a container with --cgroupns=private)",
-                     base_path);
+            snprintf(
+                err, errcap,
+                "cgroup v2: %s is not given the memory and pids controllers "
+                "(delegate them: systemd Delegate=yes, or a container with --cgroupns=private)",
+                base_path);
             return -1;
         }
         /* The hierarchy's root has no cgroup.type: its controllers belong to the host. */
         if (faccessat(base, "cgroup.type", F_OK, 0) < 0) {
-            snprintf(err, errcap, "cgroup v2: the judge runs in the root cgroup, whose "
+            snprintf(err, errcap,
+                     "cgroup v2: the judge runs in the root cgroup, whose "
                      "subtree_control lacks memory and pids; the judge does not change the "
                      "host's root: start it in a delegated cgroup (systemd Delegate=yes)");
             return -1;
         }
         if (faccessat(base, "cgroup.subtree_control", W_OK, AT_EACCESS) < 0) {
-            snprintf(err, errcap, "cgroup v2: %s is not delegated to uid %d (systemd-run --user "
+            snprintf(err, errcap,
+                     "cgroup v2: %s is not delegated to uid %d (systemd-run --user "
                      "--scope -p Delegate=yes, or a container with --cgroupns=private and a "
-                     "writable cgroup mount)", base_path, (int)geteuid());
+                     "writable cgroup mount)",
+                     base_path, (int)geteuid());
             return -1;
         }
         if (move_processes_into_leaf(base, base_path, err, errcap) < 0)
             return -1;
         if (enable_controllers(base) < 0) {
-            snprintf(err, errcap, "cgroup v2: cannot enable memory and pids in %s: %s",
-                     base_path, strerror(errno));
+            snprintf(err, errcap, "cgroup v2: cannot enable memory and pids in %s: %s", base_path,
+                     strerror(errno));
             return -1;
         }
     }
@@ -473,8 +480,8 @@ static int slot_create_v2(char *err, size_t errcap) {
 int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap) {
     for (int i = 0; i < CG_COUNT; i++)
         cg.parent_fd[i] = cg.slot_fd[i] = cg.run_fd[i] = cg.procs_fd[i] = -1;
-    snprintf(cg.slot_name, sizeof(cg.slot_name), "judge-%d-slot%d-ns%llu", (int)getpid(),
-             cfg->slot, own_pid_namespace());
+    snprintf(cg.slot_name, sizeof(cg.slot_name), "judge-%d-slot%d-ns%llu", (int)getpid(), cfg->slot,
+             own_pid_namespace());
     if (cfg->cgroup_auto)
         cfg->cgroup = cgroup_detect();
     cg.mode = cfg->cgroup;
@@ -562,7 +569,7 @@ int cgroup_prepare(uint64_t memory, uint64_t processes) {
         return 0;
     snprintf(cg.run_name, sizeof(cg.run_name), "run-%u", ++cg.serial);
     cg.memory_set = cg.pids_set = 0;
-    cg.memory_hard_set = UINT64_MAX;  /* a new directory starts unlimited */
+    cg.memory_hard_set = UINT64_MAX; /* a new directory starts unlimited */
     for (int i = 0; i < cg.count; i++) {
         if (mkdirat(cg.slot_fd[i], cg.run_name, 0755) < 0)
             return -1;
@@ -586,7 +593,7 @@ int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap) {
         snprintf(err, errcap, "cgroup setup: %s", strerror(errno));
         return -1;
     }
-    cg.prepared = false;  /* this directory is now the run's; the next run gets a fresh one */
+    cg.prepared = false; /* this directory is now the run's; the next run gets a fresh one */
     return 0;
 }
 
@@ -652,7 +659,7 @@ void cgroup_run_end(struct run_result *res) {
             close(cg.run_fd[i]);
         cg.procs_fd[i] = cg.run_fd[i] = -1;
     }
-    cg.prepared = false;  /* also when the run failed before it began: the directory is spent */
+    cg.prepared = false; /* also when the run failed before it began: the directory is spent */
     snprintf(cg.stale_name, sizeof(cg.stale_name), "%s", cg.run_name);
 }
 

@@ -67,8 +67,7 @@ static int take_record(struct run_request *req, uint16_t tag, char *data, uint32
         req->bpf = (const unsigned char *)data;
         req->bpf_len = len;
         return 0;
-    default:
-        return -1;
+    default: return -1;
     }
 }
 
@@ -145,8 +144,10 @@ int read_request(int sock, char *buf, size_t cap, struct run_request *req) {
     int fds[4];
     char control[CMSG_SPACE(sizeof(fds))];
     struct iovec iov = {.iov_base = buf, .iov_len = cap};
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-                         .msg_control = control, .msg_controllen = sizeof(control)};
+    struct msghdr msg = {.msg_iov = &iov,
+                         .msg_iovlen = 1,
+                         .msg_control = control,
+                         .msg_controllen = sizeof(control)};
     ssize_t got;
     do {
         got = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
@@ -181,8 +182,10 @@ static int send_line_with_fd(int sock, const char *line, int fd) {
     char control[CMSG_SPACE(sizeof(fd))];
     memset(control, 0, sizeof(control));
     struct iovec iov = {.iov_base = (void *)line, .iov_len = strlen(line)};
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-                         .msg_control = control, .msg_controllen = sizeof(control)};
+    struct msghdr msg = {.msg_iov = &iov,
+                         .msg_iovlen = 1,
+                         .msg_control = control,
+                         .msg_controllen = sizeof(control)};
     struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
@@ -234,7 +237,8 @@ static int send_text(int sock, char *out, size_t cap, size_t pos, int fd) {
     return fd >= 0 ? send_line_with_fd(sock, out, fd) : send_line(sock, out);
 }
 
-#define PROTOCOL_PUT_FIELD(key, kind, member) put_##kind(out, sizeof(out), &pos, #key, from->member);
+#define PROTOCOL_PUT_FIELD(key, kind, member)                                                      \
+    put_##kind(out, sizeof(out), &pos, #key, from->member);
 
 int write_ready(int sock, const struct slot_ready *from, int fd) {
     char out[1024];

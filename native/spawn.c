@@ -30,7 +30,6 @@
 /* Without a memory cgroup the run's resident memory is sampled this often. */
 #define MEMORY_WATCH_NS (5 * 1000000ull)
 
-
 uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -52,9 +51,9 @@ static uint64_t clock_ns(clockid_t clock) {
  * used (in all, and since it joined the run's cgroup), which is the sandbox's, not the
  * program's, and is taken off the run's figure. */
 struct handshake {
-    char tag;                 /* 'L' */
+    char tag; /* 'L' */
     int listener;
-    uint64_t setup_ns;        /* thread CPU from fork to exec */
+    uint64_t setup_ns; /* thread CPU from fork to exec */
     uint64_t setup_in_cgroup_ns;
 } __attribute__((packed));
 
@@ -83,8 +82,8 @@ static void drop_capabilities(void) {
     if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
         child_fail("clear ambient capabilities");
     /* uid 0 inside the namespace (the unprivileged mode) must not regain capabilities on exec. */
-    if (prctl(PR_SET_SECUREBITS, 0x2f /* NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED and locks */,
-              0, 0, 0) < 0)
+    if (prctl(PR_SET_SECUREBITS, 0x2f /* NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED and locks */, 0,
+              0, 0) < 0)
         child_fail("securebits");
 }
 
@@ -148,11 +147,11 @@ struct child_fds {
     int in, out, err;
 };
 
-static struct child_fds move_descriptors_high(const struct run_request *req, int out_w,
-                                              int err_w, int sync_fd) {
+static struct child_fds move_descriptors_high(const struct run_request *req, int out_w, int err_w,
+                                              int sync_fd) {
     int sync_hi = move_fd_high(sync_fd);
-    struct child_fds fds = {.in = move_fd_high(req->stdin_fd), .out = move_fd_high(out_w),
-                            .err = move_fd_high(err_w)};
+    struct child_fds fds = {
+        .in = move_fd_high(req->stdin_fd), .out = move_fd_high(out_w), .err = move_fd_high(err_w)};
     place_fd(sync_hi, SYNC_FD);
     /* dup2 clears close-on-exec; the supervisor reads EOF here as "exec succeeded". */
     if (fcntl(SYNC_FD, F_SETFD, FD_CLOEXEC) < 0)
@@ -218,7 +217,8 @@ static void enter_working_directory(const struct run_request *req) {
 static void drop_privileges(const struct slot_config *cfg) {
     drop_capabilities();
     if (cfg->privileged) {
-        if (setgroups(0, NULL) < 0 || setresgid(INSIDE_RUN_UID, INSIDE_RUN_UID, INSIDE_RUN_UID) < 0 ||
+        if (setgroups(0, NULL) < 0 ||
+            setresgid(INSIDE_RUN_UID, INSIDE_RUN_UID, INSIDE_RUN_UID) < 0 ||
             setresuid(INSIDE_RUN_UID, INSIDE_RUN_UID, INSIDE_RUN_UID) < 0)
             child_fail("drop to the run uid");
     } else {
@@ -440,7 +440,8 @@ static void close_request_fds(const struct run_request *req) {
         close(req->stderr_fd);
 }
 
-static void set_error(struct run_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_error(struct run_result *res, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void set_error(struct run_result *res, const char *fmt, ...) {
     if (res->error[0])
         return;
@@ -468,19 +469,26 @@ struct run {
     struct sink sinks[2];        /* stdout, stderr */
     pid_t child;
     int pidfd, listener;
-    clockid_t clock;             /* the main process's CPU clock */
+    clockid_t clock; /* the main process's CPU clock */
     struct handshake hello;
     uint64_t start;
-    uint64_t rusage_cpu;         /* of every process reaped */
+    uint64_t rusage_cpu; /* of every process reaped */
     uint64_t wall_deadline, cpu_limit, cores;
     uint64_t next_cpu_check, next_memory_check;
 };
 
-enum { POLL_PIDFD, POLL_STDOUT, POLL_STDERR, POLL_LISTENER, POLL_STDOUT_ROOM, POLL_STDERR_ROOM,
-       POLL_COUNT };
+enum {
+    POLL_PIDFD,
+    POLL_STDOUT,
+    POLL_STDERR,
+    POLL_LISTENER,
+    POLL_STDOUT_ROOM,
+    POLL_STDERR_ROOM,
+    POLL_COUNT
+};
 
-static void begin_run(struct run *run, const struct slot_config *cfg,
-                      const struct run_request *req, struct run_result *res) {
+static void begin_run(struct run *run, const struct slot_config *cfg, const struct run_request *req,
+                      struct run_result *res) {
     memset(run, 0, sizeof(*run));
     run->cfg = cfg;
     run->req = req;
@@ -595,8 +603,8 @@ static void schedule_checks(struct run *run) {
 }
 
 static struct timespec time_to_next_check(const struct run *run) {
-    uint64_t wake = run->wall_deadline < run->next_cpu_check ? run->wall_deadline
-                                                             : run->next_cpu_check;
+    uint64_t wake =
+        run->wall_deadline < run->next_cpu_check ? run->wall_deadline : run->next_cpu_check;
     if (run->next_memory_check < wake)
         wake = run->next_memory_check;
     uint64_t now = now_ns();
@@ -622,8 +630,10 @@ static bool serve_events(struct run *run) {
         [POLL_STDOUT] = {.fd = sink_wants_input(&sinks[0]) ? run->out[0] : -1, .events = POLLIN},
         [POLL_STDERR] = {.fd = sink_wants_input(&sinks[1]) ? run->err[0] : -1, .events = POLLIN},
         [POLL_LISTENER] = {.fd = run->listener, .events = POLLIN},
-        [POLL_STDOUT_ROOM] = {.fd = sink_wants_room(&sinks[0]) ? sinks[0].to : -1, .events = POLLOUT},
-        [POLL_STDERR_ROOM] = {.fd = sink_wants_room(&sinks[1]) ? sinks[1].to : -1, .events = POLLOUT},
+        [POLL_STDOUT_ROOM] = {.fd = sink_wants_room(&sinks[0]) ? sinks[0].to : -1,
+                              .events = POLLOUT},
+        [POLL_STDERR_ROOM] = {.fd = sink_wants_room(&sinks[1]) ? sinks[1].to : -1,
+                              .events = POLLOUT},
     };
     struct timespec timeout = time_to_next_check(run);
     if (ppoll(pfd, POLL_COUNT, &timeout, NULL) < 0 && errno != EINTR) {
@@ -760,7 +770,8 @@ static void record_figures(struct run *run) {
 static void take_off_setup(struct run *run) {
     struct run_result *res = run->res;
     uint64_t setup = res->cpu_source && strncmp(res->cpu_source, "cgroup", 6) == 0
-                         ? run->hello.setup_in_cgroup_ns : run->hello.setup_ns;
+                         ? run->hello.setup_in_cgroup_ns
+                         : run->hello.setup_ns;
     res->cpu_ns = minus(res->cpu_ns, setup);
     res->setup_ns = setup;
 }

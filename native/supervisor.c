@@ -70,10 +70,14 @@ static long parse_number(const char *text, long min, long max) {
 
 static void parse_args(int argc, char **argv, struct slot_config *cfg) {
     static const struct option options[] = {
-        {"sock", required_argument, NULL, 's'}, {"slot", required_argument, NULL, 'n'},
-        {"cpu", required_argument, NULL, 'c'}, {"box", required_argument, NULL, 'b'},
-        {"box-writable", no_argument, NULL, 'w'}, {"tmp-mb", required_argument, NULL, 't'},
-        {"cgroup", required_argument, NULL, 'g'}, {"bind", required_argument, NULL, 'B'},
+        {"sock", required_argument, NULL, 's'},
+        {"slot", required_argument, NULL, 'n'},
+        {"cpu", required_argument, NULL, 'c'},
+        {"box", required_argument, NULL, 'b'},
+        {"box-writable", no_argument, NULL, 'w'},
+        {"tmp-mb", required_argument, NULL, 't'},
+        {"cgroup", required_argument, NULL, 'g'},
+        {"bind", required_argument, NULL, 'B'},
         {"parent-pid", required_argument, NULL, 'p'},
         {"delivery-ms", required_argument, NULL, 'd'},
         {"box-tmpfs-mb", required_argument, NULL, 'T'},
