@@ -4,7 +4,7 @@ PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo pyth
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
 APT_PACKAGES = build-essential libseccomp-dev libcap-dev openjdk-17-jdk-headless \
-               python3-dev python3-venv bubblewrap chromium podman runc
+               python3-dev python3-venv bubblewrap chromium podman runc clang-format
 # podman's default ulimits (nofile 1048576) exceed what this kind of host allows and make every
 # container fail to start; a drop-in file leaves the user's own containers.conf alone.
 CONTAINERS_CONF = /etc/containers/containers.conf.d/50-judge.conf
@@ -55,10 +55,12 @@ test: setup
 test-fast: setup
 	$(PY) -m pytest -q -x -m "not slow and not java and not browser" tests
 
-# ruff (style, imports, likely bugs) and mypy (types) over the package and the tests; CI runs it.
-lint: venv
+# ruff (style, imports, likely bugs) and mypy (types) over the package and the tests, and
+# clang-format (.clang-format) over native/; CI runs it.
+lint: system venv
 	$(PY) -m ruff check judge tests problems
 	$(PY) -m mypy
+	clang-format --style=file --dry-run --Werror native/*.c native/*.h
 
 # ASan and UBSan on the executables: the supervisor and judge-check are built with both into
 # SANITIZE_DIR, then the sandbox, hostile and protocol suites run against that supervisor
