@@ -41,6 +41,19 @@ static void on_parent_death(int sig) {
     }
 }
 
+bool verbose_notes;
+
+void note(const char *fmt, ...) {
+    if (!verbose_notes)
+        return;
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "judge-supervisor[%d]: %s\n", (int)getpid(), msg);
+}
+
 void die(const char *fmt, ...) {
     char msg[600];
     va_list ap;
@@ -56,7 +69,7 @@ void die(const char *fmt, ...) {
 static void usage(void) {
     die("usage: judge-supervisor --sock FD --slot N [--cpu C] [--box DIR [--box-writable] | "
         "--box-tmpfs-mb MB] [--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind HOST[=INSIDE]]... "
-        "[--parent-pid PID] [--delivery-ms MS]");
+        "[--parent-pid PID] [--delivery-ms MS] [--verbose]");
 }
 
 static long parse_number(const char *text, long min, long max) {
@@ -81,6 +94,7 @@ static void parse_args(int argc, char **argv, struct slot_config *cfg) {
         {"parent-pid", required_argument, NULL, 'p'},
         {"delivery-ms", required_argument, NULL, 'd'},
         {"box-tmpfs-mb", required_argument, NULL, 'T'},
+        {"verbose", no_argument, NULL, 'v'},
         {NULL, 0, NULL, 0},
     };
     memset(cfg, 0, sizeof(*cfg));
@@ -98,6 +112,7 @@ static void parse_args(int argc, char **argv, struct slot_config *cfg) {
         case 'c': cfg->cpu = (int)parse_number(optarg, -1, CPU_SETSIZE - 1); break;
         case 'b': cfg->box = optarg; break;
         case 'w': cfg->box_writable = true; break;
+        case 'v': cfg->verbose = verbose_notes = true; break;
         case 'd': cfg->delivery_ms = (uint64_t)parse_number(optarg, 0, 86400000); break;
         case 't': cfg->tmp_mb = (unsigned)parse_number(optarg, 1, 1 << 20); break;
         case 'T': cfg->box_tmpfs_mb = (unsigned)parse_number(optarg, 1, 1 << 20); break;
@@ -213,7 +228,15 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
             run_result_init(&res);
             snprintf(res.error, sizeof(res.error), "malformed request");
         } else {
+            note("run %s: cpu %llu ms, wall %llu ms, memory %llu MiB", req.argv[0],
+                 (unsigned long long)req.cpu_ms, (unsigned long long)req.wall_ms,
+                 (unsigned long long)(req.memory_bytes >> 20));
             run_program(cfg, &req, &res);
+            note("ran %s: exit %d, signal %d, cpu %.3f ms, wall %.3f ms, memory %llu KiB, "
+                 "killed by %s%s%s",
+                 req.argv[0], res.exit_code, res.signal, (double)res.cpu_ns / 1e6,
+                 (double)res.wall_ns / 1e6, (unsigned long long)(res.memory_bytes >> 10),
+                 res.killed_by ? res.killed_by : "-", res.error[0] ? "; error: " : "", res.error);
         }
         /* A failure between runs is reported with the next run, which it would spoil. */
         if (pending_error[0] && !res.error[0])
@@ -282,6 +305,10 @@ int main(int argc, char **argv) {
     char err[512] = "";
     if (cgroup_slot_create(&cfg, err, sizeof(err)) < 0)
         die("%s", err);
+    note("slot %d: cgroup %s%s%s, %s, cpu %d, priority %s", cfg.slot, cgroup_mode_name(cfg.cgroup),
+         cfg.cgroup_reason[0] ? " (" : "", cfg.cgroup_reason[0] ? cfg.cgroup_reason : "",
+         cfg.privileged ? "root" : "unprivileged", cfg.cpu,
+         cfg.priority_raised ? "raised" : "normal");
 
     int gate[2];
     if (pipe2(gate, O_CLOEXEC) < 0)

@@ -31,6 +31,7 @@ struct slot_config {
     const char *bind_targets[MAX_BINDS]; /* ... seen at these paths inside */
     int nbinds;
     int sock;         /* SOCK_SEQPACKET to the Python side */
+    bool verbose;     /* note every step on stderr (the judge shows the notes of a failure) */
     pid_t parent_pid; /* the judge that started us; 0 when not given */
 };
 
@@ -63,6 +64,9 @@ struct run_result {
 
 /* supervisor.c */
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* One line on stderr when the slot runs with --verbose: what the supervisor is doing. */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern bool verbose_notes;
 
 /* What the ready message tells the judge about the slot. */
 struct slot_ready {

@@ -3,9 +3,12 @@ each run inside them (docs/design.md §2, process tree)."""
 from __future__ import annotations
 
 import array
+import dataclasses
+import logging
 import os
 import socket
 import subprocess
+import tempfile
 import threading
 from pathlib import Path
 from typing import BinaryIO
@@ -17,6 +20,11 @@ from judge.sandbox.errors import SandboxError
 from judge.sandbox.policy import FORKING_POLICIES, policy_bpf, syscall_name
 from judge.sandbox.result import Limits, RunResult
 from judge.sandbox.verdict import classify
+
+logger = logging.getLogger(__name__)
+# How many of the supervisor's last lines a judge failure carries (it writes one a step with
+# --verbose, which the judge passes when this logger is at DEBUG: `judge --verbose`).
+FAILURE_NOTES = 6
 
 SUPERVISOR = Path(__file__).resolve().parent.parent / "_bin" / "judge-supervisor"
 # Another supervisor executable to start instead, e.g. a sanitizer build (`make sanitize`).
@@ -114,6 +122,8 @@ class Sandbox:
         self.priority_raised = False
         self._process: subprocess.Popen | None = None
         self._sock: socket.socket | None = None
+        self._notes: BinaryIO | None = None      # the supervisor's stderr
+        self._notes_read = 0
         self._owner = ThreadOwner("Sandbox")
 
     @staticmethod
@@ -138,6 +148,8 @@ class Sandbox:
                 "--cpu", str(self.cpu), "--tmp-mb", str(self.tmp_size_mb),
                 "--cgroup", self.cgroup_request, "--parent-pid", str(os.getpid()),
                 "--delivery-ms", str(self.delivery_timeout_ms)]
+        if logger.isEnabledFor(logging.DEBUG):
+            args.append("--verbose")
         if self.box is not None:
             args += ["--box", str(self.box)]
         if self.box_writable:
@@ -151,9 +163,12 @@ class Sandbox:
         try:
             # A session of its own: a terminal's Ctrl-C is the judge's to handle, it must not
             # reach the supervisor and the program it is running.
+            # Its stderr is a file, not a pipe: a verbose supervisor never blocks on it.
+            self._notes = tempfile.TemporaryFile(prefix="judge-supervisor-")
+            self._notes_read = 0
             self._process = subprocess.Popen(args, pass_fds=(theirs.fileno(),), close_fds=True,
                                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.PIPE, start_new_session=True)
+                                             stderr=self._notes, start_new_session=True)
         finally:
             theirs.close()
         self._sock = ours
@@ -185,9 +200,11 @@ class Sandbox:
         if self.box_fd is not None:
             os.close(self.box_fd)
             self.box_fd = None
+        if self._notes is not None:
+            self._log_notes()
+            self._notes.close()
+            self._notes = None
         if self._process is not None:
-            if self._process.stderr:
-                self._process.stderr.close()
             if wait:
                 try:
                     self._process.wait(timeout=5)
@@ -274,7 +291,13 @@ class Sandbox:
         finally:
             for fd in opened:
                 os.close(fd)
-        return self._decode(reply, limits, self._process_accounting(policy or self.policy))
+        result = self._decode(reply, limits, self._process_accounting(policy or self.policy))
+        notes = self._log_notes()
+        if result.error and notes:
+            # A judge failure carries what the supervisor was doing (with --verbose, each step).
+            return dataclasses.replace(result, error=f"{result.error} (supervisor: "
+                                                     f"{' | '.join(notes[-FAILURE_NOTES:])})")
+        return result
 
     def _exchange(self, message: bytes, fds: list[int], limits: Limits) -> str:
         """Sends one request with its descriptors and returns the supervisor's reply."""
@@ -293,25 +316,32 @@ class Sandbox:
             raise SandboxError("the sandbox supervisor did not answer within "
                                f"{self._reply_timeout_s(limits):.0f} s") from None
         if not reply or reply.startswith("error "):   # the supervisor's last words
-            detail = self._supervisor_stderr()
+            try:
+                self._process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                pass
+            detail = " | ".join(self._log_notes()[-FAILURE_NOTES:])
             self.close()
             raise SandboxError(f"the sandbox supervisor died{': ' + detail if detail else ''}")
         return reply
+
+    def _log_notes(self) -> list[str]:
+        """The lines the supervisor wrote since the last call, each also logged."""
+        if self._notes is None:
+            return []
+        self._notes.seek(self._notes_read)
+        data = self._notes.read()
+        self._notes_read += len(data)
+        lines = [line for line in data.decode(errors="replace").splitlines() if line.strip()]
+        for line in lines:
+            logger.debug("%s", line)
+        return lines
 
     def _process_accounting(self, policy: str) -> str | None:
         """Without a cgroup, how the processes of a run are accounted for (RunResult.sources)."""
         if self.cgroup != "none":
             return None
         return "waited-children" if policy in FORKING_POLICIES else "threads-only"
-
-    def _supervisor_stderr(self) -> str:
-        if self._process is None or self._process.stderr is None:
-            return ""
-        try:
-            self._process.wait(timeout=2)
-            return self._process.stderr.read().decode(errors="replace").strip().splitlines()[-1]
-        except Exception:
-            return ""
 
     @staticmethod
     def _stdin_fd(stdin: Stdin, opened: list[int]) -> int | None:
