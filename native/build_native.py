@@ -32,7 +32,7 @@ int judge_check(const char *name,
                 char *message, size_t message_cap, double *points);
 int judge_checker_exists(const char *name);
 
-int judge_probe_cpu_timer(double *overshoot_ms);
+int judge_probe_cpu_clock(double *read_ms);
 int judge_probe_pidfd(void);
 int judge_probe_userns(void);
 int judge_probe_seccomp(void);
