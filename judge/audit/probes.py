@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from judge.audit.runner import ProbeRun, ProbeRunner
+from judge.cpus import usable_cpus
 from judge.languages import Language
 from judge.verdicts import KilledBy, Status
 
@@ -628,7 +629,7 @@ class Audit:
 
     def _busy_cores(self) -> list[subprocess.Popen]:
         workers = []
-        for cpu in sorted(os.sched_getaffinity(0)):
+        for cpu in usable_cpus():
             workers.append(subprocess.Popen(
                 [sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from judge import JudgeError
+from judge.cpus import usable_cpus
 from judge.ownership import ThreadOwner
 from judge.sandbox import protocol
 from judge.sandbox.errors import SandboxError
@@ -128,7 +129,7 @@ class Sandbox:
 
     @staticmethod
     def _default_cpu(slot: int) -> int:
-        cpus = sorted(os.sched_getaffinity(0))
+        cpus = usable_cpus()
         return cpus[slot % len(cpus)]
 
     # -- lifecycle --------------------------------------------------------------------------
