@@ -4,12 +4,12 @@ PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo pyth
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
 APT_PACKAGES = build-essential libseccomp-dev libcap-dev openjdk-17-jdk-headless \
-               python3-dev python3-venv bubblewrap chromium podman runc
+               python3-dev python3-venv bubblewrap chromium podman runc clang-format
 # podman's default ulimits (nofile 1048576) exceed what this kind of host allows and make every
 # container fail to start; a drop-in file leaves the user's own containers.conf alone.
 CONTAINERS_CONF = /etc/containers/containers.conf.d/50-judge.conf
 
-.PHONY: setup system containers-conf venv native test test-fast lint bench image clean
+.PHONY: setup system containers-conf venv native test test-fast lint sanitize bench image clean
 
 setup: system containers-conf venv
 
@@ -55,10 +55,43 @@ test: setup
 test-fast: setup
 	$(PY) -m pytest -q -x -m "not slow and not java and not browser" tests
 
-# ruff (style, imports, likely bugs) and mypy (types) over the package and the tests; CI runs it.
-lint: venv
+# ruff (style, imports, likely bugs) and mypy (types) over the package and the tests, and
+# clang-format (.clang-format) over native/; CI runs it.
+lint: system venv
 	$(PY) -m ruff check judge tests problems
 	$(PY) -m mypy
+	clang-format --style=file --dry-run --Werror native/*.c native/*.h
+
+# ASan and UBSan on the executables: the supervisor and judge-check are built with both into
+# SANITIZE_DIR, then the sandbox, hostile and protocol suites run against that supervisor
+# (JUDGE_SUPERVISOR), in the default cgroup mode and in the no-cgroup one, and the checker
+# binary's tests against that judge-check (JUDGE_CHECK). ASan works in every part of the
+# supervisor, the sandbox's init inside the namespaces included, so no part falls back to UBSan
+# alone. The judged programs carry no sanitizer: each run execs a program of its own with the
+# environment its request names, so neither the runtime nor ASAN_OPTIONS follows it.
+# A report made as a supervisor exits (a leak) fails no test, so the supervisor's stderr goes to
+# SANITIZE_DIR/reports.log through a wrapper (opened on the host, it stays valid inside the
+# namespaces), and any report there fails the target.
+SANITIZE_DIR   ?= build/sanitize
+SANITIZE_FLAGS  = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
+SANITIZE_ENV    = ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
+                  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+                  JUDGE_SUPERVISOR=$(abspath $(SANITIZE_DIR))/judge-supervisor-logged \
+                  JUDGE_CHECK=$(abspath $(SANITIZE_DIR))/judge-check
+SANITIZE_SUITES = tests/test_sandbox_limits.py tests/test_sandbox_hostile.py tests/test_protocol.py
+
+sanitize: native
+	rm -rf $(SANITIZE_DIR)
+	$(PY) native/build_native.py --bin-dir $(SANITIZE_DIR) --extra-cflags "$(SANITIZE_FLAGS)"
+	printf '%s\n' '#!/bin/sh' \
+	  'exec "$$(dirname "$$0")/judge-supervisor" "$$@" 2>>"$$(dirname "$$0")/reports.log"' \
+	  > $(SANITIZE_DIR)/judge-supervisor-logged
+	chmod +x $(SANITIZE_DIR)/judge-supervisor-logged
+	$(SANITIZE_ENV) $(PY) -m pytest -q $(SANITIZE_SUITES)
+	$(SANITIZE_ENV) JUDGE_CGROUP=none $(PY) -m pytest -q $(SANITIZE_SUITES)
+	$(SANITIZE_ENV) $(PY) -m pytest -q tests/test_checkers.py -k binary
+	@if grep -qE "Sanitizer|runtime error" $(SANITIZE_DIR)/reports.log 2>/dev/null; then \
+	  cat $(SANITIZE_DIR)/reports.log; echo "sanitizer reports above" >&2; exit 1; fi
 
 bench: setup
 	$(PY) -m tests.bench

@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from judge import JudgeError
+from judge.cpus import usable_cpus
 from judge.evaluate import extract
 from judge.evaluate.generations import Generation, parse_row
-from judge.evaluate.runner import EvalConfig, host_cpus
+from judge.evaluate.runner import EvalConfig
 from judge.evaluate.runner import evaluate as run_evaluation
 from judge.evaluate.summary import EvalResult
 from judge.functional import is_functional, wrap_source
@@ -79,7 +80,7 @@ class _SlotRange:
                 self._free.notify_all()
 
 
-_grade_slots = _SlotRange(GRADE_SLOT_BASE, len(host_cpus()))
+_grade_slots = _SlotRange(GRADE_SLOT_BASE, len(usable_cpus()))
 _evaluate_slots = _SlotRange(EVALUATE_SLOT_BASE, EVALUATE_SLOTS)
 _sources: dict[str | None, ProblemSource] = {}
 _sources_lock = threading.Lock()
@@ -138,7 +139,7 @@ def grade(code: str, language: Language | str, problem: Problem | str, *,
     ``problem`` (a Problem, or an id looked up in ``dataset``): compile, run every test in order
     under its limits, check, and stop at the first failing test unless ``all_tests``."""
     task = load_problem(problem, dataset) if isinstance(problem, str) else problem
-    cpus = host_cpus()
+    cpus = usable_cpus()
     with _grade_slots.hold(1) as slot:
         with Grader(slot=slot, cpu=cpus[(slot - GRADE_SLOT_BASE) % len(cpus)],
                     testlib=testlib) as grader:
@@ -175,7 +176,7 @@ def evaluate(samples: Iterable[Generation | Mapping[str, Any]], dataset: str | N
     rows = [_generation(row, number) for number, row in enumerate(samples, start=1)]
     if not rows:
         raise JudgeError("no samples to evaluate")
-    count = jobs if jobs is not None else len(host_cpus())
+    count = jobs if jobs is not None else len(usable_cpus())
     with _evaluate_slots.hold(count) as slot_base, _out_dir(out) as directory:
         return run_evaluation(EvalConfig(
             generations=rows, dataset=dataset, jobs=count, out=directory, language=language,

@@ -36,27 +36,47 @@ NO_CGROUP_MODE = ("no-cgroup mode: programs may start threads but no processes (
                   "rusage; memory is watched every 5 ms and the run killed past the limit (MLE)")
 
 
-def _cgroup_checks() -> list[Check]:
-    mounts = open("/proc/self/mountinfo").read().splitlines()
-    v1 = sorted({opt for line in mounts if " - cgroup " in line
-                 for opt in line.split()[-1].split(",") if opt in ("memory", "cpuacct", "pids", "cpu", "cpuset")})
-    v2_controllers = ""
-    for line in mounts:
-        if " - cgroup2 " in line:
-            root = line.split()[4]
-            try:
-                v2_controllers = open(os.path.join(root, "cgroup.controllers")).read().strip()
-            except OSError:
-                pass
-    checks = [
-        Check("cgroup v2", bool(re.search(r"\bmemory\b", v2_controllers)),
-              f"controllers: {v2_controllers or 'none'}",
+class _CgroupDetection:
+    """The sandbox's own cgroup detection (native/cgroups.h), called through judge._native."""
+
+    def __init__(self, native) -> None:
+        self.ffi, self.lib = native.ffi, native.lib
+
+    @property
+    def v1_controllers(self) -> list[str]:
+        lib = self.lib
+        return [self.ffi.string(lib.cgroup_v1_controllers[i]).decode()
+                for i in range(lib.cgroup_v1_controller_count)]
+
+    def hierarchy(self, controller: str | None) -> tuple[bool, str]:
+        """Whether the sandbox can use the hierarchy (None: v2), and this process's directory
+        in it ("" when no mount shows it)."""
+        directory = self.ffi.new("char[]", 4096)
+        name = self.ffi.NULL if controller is None else controller.encode()
+        usable = bool(self.lib.cgroup_usable(name, directory, len(directory)))
+        return usable, os.fsdecode(self.ffi.string(directory))
+
+
+def _cgroup_checks(cgroups: _CgroupDetection | None) -> list[Check]:
+    if cgroups is None:
+        return [Check(name, False, "judge._native is not built", without)
+                for name, without in (("cgroup v2", "cannot report"), ("cgroup v1", "cannot report"))]
+    v2_usable, v2_dir = cgroups.hierarchy(None)
+    if v2_usable:
+        v2_detail = f"{v2_dir} offers memory and pids"
+    elif v2_dir:
+        v2_detail = f"{v2_dir}: cgroup.controllers lacks memory or pids"
+    else:
+        v2_detail = "no cgroup2 mount shows this process's cgroup"
+    v1 = {name: cgroups.hierarchy(name) for name in cgroups.v1_controllers}
+    v1_detail = ", ".join(f"{name}: {directory or 'not mounted'}"
+                          for name, (_, directory) in v1.items())
+    return [
+        Check("cgroup v2", v2_usable, v2_detail,
               "uses cgroup v1 when mounted, else the no-cgroup mode"),
-        Check("cgroup v1", {"memory", "cpuacct", "pids"} <= set(v1),
-              f"controllers: {', '.join(v1) or 'none'}",
+        Check("cgroup v1", all(usable for usable, _ in v1.values()), v1_detail,
               NO_CGROUP_MODE),
     ]
-    return checks
 
 
 def _sandbox_checks() -> list[Check]:
@@ -74,9 +94,10 @@ def _sandbox_checks() -> list[Check]:
               + (f" ({result.error})" if result.error else ""))
     checks = [Check("sandbox", result.status == "OK", detail,
                     "refuses to run programs (never runs them unconfined)", required=True)]
-    in_use = sandbox.cgroup != "none"
+    mode = sandbox.cgroup or "none"     # set once the slot has started
+    in_use = mode != "none"
     checks.append(Check("cgroup in use", in_use,
-                        sandbox.cgroup if in_use else sandbox.cgroup_reason or "none",
+                        mode if in_use else sandbox.cgroup_reason or "none",
                         NO_CGROUP_MODE))
     checks.append(Check("supervisor priority", sandbox.priority_raised,
                         "raised (nice -10)" if sandbox.priority_raised else "normal",
@@ -136,7 +157,7 @@ def _tool(name: str, command: list[str], without: str) -> Check:
     return Check(name, True, f"{path}: {version}", without)
 
 
-def _container_check() -> Check:
+def _container_check(cgroups: _CgroupDetection | None) -> Check:
     """Inside a container: what the engine withholds that the sandbox needs, with the run flag
     that grants it (found by experiment with rootful podman, docs/containers.md)."""
     from judge.audit.host import container_engine
@@ -161,47 +182,10 @@ def _container_check() -> Check:
         missing.append(("parts of /proc are masked, so no new proc can be mounted in the "
                         "sandbox's namespaces", "--security-opt unmask=/proc/*"))
 
-    own: dict[str, str] = {}                 # controller ("" for v2) -> this process's cgroup
-    for line in open("/proc/self/cgroup"):
-        _, names, path = line.rstrip("\n").split(":", 2)
-        for name in names.split(",") if names else [""]:
-            own[name] = path
-
-    def directory(controller: str) -> tuple[str, bool] | None:
-        """Our cgroup's directory and whether it is writable, through the last mount showing
-        it (a later mount on the same point hides the earlier)."""
-        found = None
-        for fields in mounts:
-            fstype, options = fields[fields.index("-") + 1], fields[fields.index("-") + 3]
-            if not (fstype == "cgroup2" and controller == "" or
-                    fstype == "cgroup" and controller in options.split(",")):
-                continue
-            root, point, path = fields[3], fields[4], own.get(controller)
-            if path is None or not (root == "/" or path == root or path.startswith(root + "/")):
-                continue
-            rest = path if root == "/" else path[len(root):]
-            where = point + ("" if rest in ("", "/") else rest)
-            found = (where, "ro" not in fields[5].split(",") and os.access(where, os.W_OK))
-        return found
-
-    v2 = directory("")
-    try:
-        v2_memory = v2 is not None and "memory" in open(f"{v2[0]}/cgroup.controllers").read()
-    except OSError:
-        v2_memory = False
-    if v2_memory:
-        if not v2[1]:
-            missing.append((f"cgroup v2 {v2[0]} is read-only (not exercised: written on a v1 host)",
-                            "--cgroupns=private --security-opt unmask=/sys/fs/cgroup"))
-    else:
-        unusable = [c for c in ("memory", "cpuacct", "pids") if not (directory(c) or ("", False))[1]]
-        if unusable:
-            missing.append((f"cgroup v1 {', '.join(unusable)}: this container's cgroup is read-only "
-                            "or not visible, so the sandbox falls back to the no-cgroup mode",
-                            " ".join(
-                                f"-v /sys/fs/cgroup/{c}:/sys/fs/cgroup/{c}"
-                                for c in ("memory", "cpuacct", "pids"))))
-    cap_eff = int(re.search(r"^CapEff:\s*([0-9a-f]+)", status, re.M).group(1), 16)
+    if cgroups is not None:
+        missing += _container_cgroup_flags(cgroups)
+    cap_line = re.search(r"^CapEff:\s*([0-9a-f]+)", status, re.M)
+    cap_eff = int(cap_line.group(1), 16) if cap_line else 0
     nice = "" if cap_eff & (1 << 23) else (
         "; optional: --cap-add SYS_NICE (the supervisor's raised priority makes CPU-limit "
         "kills prompt)")
@@ -210,6 +194,28 @@ def _container_check() -> Check:
     return Check("container", False,
                  f"{engine}: " + "; ".join(f"{what}: {flag}" for what, flag in missing) + nice,
                  "run it with " + " ".join(flag for _, flag in missing) + " (docs/containers.md)")
+
+
+def _container_cgroup_flags(cgroups: _CgroupDetection) -> list[tuple[str, str]]:
+    """The hierarchy the sandbox would use, through the directory it would write, must be
+    writable in the container."""
+    v2_usable, v2_dir = cgroups.hierarchy(None)
+    if v2_usable:
+        if not os.access(v2_dir, os.W_OK):
+            return [(f"cgroup v2 {v2_dir} is read-only (not exercised: written on a v1 host)",
+                     "--cgroupns=private --security-opt unmask=/sys/fs/cgroup")]
+        return []
+    def writable(controller: str) -> bool:
+        _, directory = cgroups.hierarchy(controller)
+        return bool(directory) and os.access(directory, os.W_OK)
+
+    controllers = cgroups.v1_controllers
+    unusable = [name for name in controllers if not writable(name)]
+    if not unusable:
+        return []
+    return [(f"cgroup v1 {', '.join(unusable)}: this container's cgroup is read-only or not "
+             "visible, so the sandbox falls back to the no-cgroup mode",
+             " ".join(f"-v /sys/fs/cgroup/{c}:/sys/fs/cgroup/{c}" for c in controllers))]
 
 
 def run_checks() -> list[Check]:
@@ -226,14 +232,17 @@ def run_checks() -> list[Check]:
                             "filters with user notification", "refuses to run programs", required=True))
         checks.append(Check("pidfd", bool(lib.judge_probe_pidfd()), "pidfd_open",
                             "refuses to run programs", required=True))
-        overshoot = native.ffi.new("double *")
-        ok = bool(lib.judge_probe_cpu_timer(overshoot))
-        checks.append(Check("cpu-clock timers", ok,
-                            f"a 20 ms timer fired {overshoot[0]:.3f} ms late" if ok else "no",
-                            "RLIMIT_CPU only: TLE detected to the second", required=False))
-    checks.extend(_cgroup_checks())
+        read = native.ffi.new("double *")
+        ok = bool(lib.judge_probe_cpu_clock(read))
+        checks.append(Check("cpu clocks", ok,
+                            f"a child's 20 ms of CPU read as {read[0]:.3f} ms from outside"
+                            if ok else "another process's CPU clock cannot be read",
+                            "every run is a judge failure (SE): the CPU limit is watched on this "
+                            "clock", required=True))
+    cgroups = _CgroupDetection(native) if native is not None else None
+    checks.extend(_cgroup_checks(cgroups))
     checks.append(_capabilities())
-    checks.append(_container_check())
+    checks.append(_container_check(cgroups))
     checks.extend(_sandbox_checks())
     checks.append(_tool("g++", ["g++", "--version"], "C++ submissions cannot be compiled"))
     checks.append(_tool("gcc", ["gcc", "--version"], "C submissions cannot be compiled"))

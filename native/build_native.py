@@ -1,10 +1,13 @@
 """Builds the native parts from the C sources in this folder.
 
-The cffi module `judge._native` (checkers and kernel probes, used in-process) and the
-executables (`judge-supervisor`, `judge-check`) compile the same source files.
+The cffi module `judge._native` (checkers and kernel probes, used in-process; the supervisor
+protocol's definitions, read by judge/sandbox/protocol.py; the sandbox's cgroup detection, which
+judge doctor reports) and the executables (`judge-supervisor`, `judge-check`) compile the same
+source files.
 """
+import argparse
 import os
-import shutil
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -16,6 +19,8 @@ CFLAGS = ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wshadow", "-Wfor
 
 CHECKER_SOURCES = ["checkers.c"]
 PROBE_SOURCES = ["probe.c"]
+PROTOCOL_SOURCES = ["protocol.c"]
+CGROUP_SOURCES = ["cgroups.c"]
 SUPERVISOR_SOURCES = ["supervisor.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
                       "spawn.c", "sink.c"]
 
@@ -27,38 +32,70 @@ int judge_check(const char *name,
                 char *message, size_t message_cap, double *points);
 int judge_checker_exists(const char *name);
 
-int judge_probe_cpu_timer(double *overshoot_ms);
+int judge_probe_cpu_clock(double *read_ms);
 int judge_probe_pidfd(void);
 int judge_probe_userns(void);
 int judge_probe_seccomp(void);
+
+#define PROTOCOL_VERSION ...
+#define PROTOCOL_MAX_ARGS ...
+#define PROTOCOL_MAX_ENV ...
+#define PROTOCOL_REQUEST_MAX ...
+struct protocol_name { const char *name; unsigned value; };
+struct protocol_field { const char *key; const char *kind; };
+extern const struct protocol_name protocol_request_tags[];
+extern const int protocol_request_tag_count;
+extern const struct protocol_name protocol_fd_bits[];
+extern const int protocol_fd_bit_count;
+extern const struct protocol_field protocol_ready_fields[];
+extern const int protocol_ready_field_count;
+extern const struct protocol_field protocol_reply_fields[];
+extern const int protocol_reply_field_count;
+
+extern const char *const cgroup_v1_controllers[];
+extern const int cgroup_v1_controller_count;
+bool cgroup_usable(const char *controller, char *dir, size_t cap);
 """
 
 ffibuilder = FFI()
 ffibuilder.cdef(CDEF)
 ffibuilder.set_source(
     "judge._native",
-    '#include "checkers.h"\n#include "probe.h"\n',
+    '#include "checkers.h"\n#include "probe.h"\n#include "protocol.h"\n#include "cgroups.h"\n',
     # setuptools wants paths relative to the project root (where setup.py runs).
-    sources=[f"native/{s}" for s in CHECKER_SOURCES + PROBE_SOURCES],
+    sources=[f"native/{s}"
+             for s in CHECKER_SOURCES + PROBE_SOURCES + PROTOCOL_SOURCES + CGROUP_SOURCES],
     include_dirs=["native"],
+    depends=[f"native/{h}"
+             for h in ("checkers.h", "probe.h", "protocol.h", "cgroups.h", "supervisor.h")],
     extra_compile_args=CFLAGS,
     libraries=["rt", "m"],
 )
 
 
-def _compile(sources, output: Path, libraries=()):
+def _compile(sources, output: Path, libraries=(), extra_cflags=()):
     cc = os.environ.get("CC", "cc")
-    cmd = [cc, *CFLAGS, "-I", str(NATIVE), "-o", str(output),
+    cmd = [cc, *CFLAGS, *extra_cflags, "-I", str(NATIVE), "-o", str(output),
            *[str(NATIVE / s) for s in sources], *[f"-l{lib}" for lib in libraries]]
     subprocess.run(cmd, check=True)
 
 
-def build_executables(bin_dir: Path) -> None:
+def build_executables(bin_dir: Path, extra_cflags=()) -> None:
     bin_dir.mkdir(parents=True, exist_ok=True)
-    _compile(SUPERVISOR_SOURCES, bin_dir / "judge-supervisor", libraries=["rt"])
-    _compile(CHECKER_SOURCES + ["checker_main.c"], bin_dir / "judge-check", libraries=["m"])
+    _compile(SUPERVISOR_SOURCES, bin_dir / "judge-supervisor", ["rt"], extra_cflags)
+    _compile(CHECKER_SOURCES + ["checker_main.c"], bin_dir / "judge-check", ["m"], extra_cflags)
 
 
 if __name__ == "__main__":
-    ffibuilder.compile(verbose=True)
-    build_executables(NATIVE.parent / "judge" / "_bin")
+    parser = argparse.ArgumentParser(description="Build the cffi module and the executables "
+                                     "in place, or only the executables elsewhere.")
+    parser.add_argument("--bin-dir", type=Path,
+                        help="build only the executables, into this directory")
+    parser.add_argument("--extra-cflags", default="",
+                        help="more compiler flags for the executables (make sanitize)")
+    args = parser.parse_args()
+    if args.bin_dir:
+        build_executables(args.bin_dir, shlex.split(args.extra_cflags))
+    else:
+        ffibuilder.compile(verbose=True)
+        build_executables(NATIVE.parent / "judge" / "_bin", shlex.split(args.extra_cflags))

@@ -16,19 +16,20 @@
 #include <unistd.h>
 
 enum { CG_MEMORY, CG_CPU, CG_PIDS, CG_COUNT };
-static const char *const v1_controllers[CG_COUNT] = {"memory", "cpuacct", "pids"};
+const char *const cgroup_v1_controllers[CG_COUNT] = {"memory", "cpuacct", "pids"};
+const int cgroup_v1_controller_count = CG_COUNT;
 
 static struct {
     enum cgroup_mode mode;
-    int parent_fd[CG_COUNT];    /* where the slot directory lives */
-    int slot_fd[CG_COUNT];      /* v2: only [0] is used */
+    int parent_fd[CG_COUNT]; /* where the slot directory lives */
+    int slot_fd[CG_COUNT];   /* v2: only [0] is used */
     int run_fd[CG_COUNT];
     int procs_fd[CG_COUNT];
     char slot_name[64];
-    int count;                  /* directories in use: 3 for v1, 1 for v2 */
-    unsigned serial;            /* run directories are named run-<serial> */
-    char run_name[32];          /* the prepared (or running) run's directory */
-    char stale_name[32];        /* the finished run's directory, removed after the reply */
+    int count;           /* directories in use: 3 for v1, 1 for v2 */
+    unsigned serial;     /* run directories are named run-<serial> */
+    char run_name[32];   /* the prepared (or running) run's directory */
+    char stale_name[32]; /* the finished run's directory, removed after the reply */
     bool prepared;
     uint64_t memory_set, pids_set; /* limits already written to the prepared directory */
     uint64_t memory_hard_set;      /* the kernel's memory limit written there */
@@ -77,7 +78,8 @@ static int read_key_at(int dirfd, const char *file, const char *key, uint64_t *v
     if (read_at(dirfd, file, buf, sizeof(buf)) < 0)
         return -1;
     size_t klen = strlen(key);
-    for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    for (char *line = buf; line && *line;
+         line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         if (strncmp(line, key, klen) == 0 && line[klen] == ' ') {
             *value = strtoull(line + klen + 1, NULL, 10);
             return 0;
@@ -86,21 +88,36 @@ static int read_key_at(int dirfd, const char *file, const char *key, uint64_t *v
     return -1;
 }
 
-/* Mount point of a hierarchy (v1 controller name, or NULL for the v2 one) and this process's
- * path inside it, joined into `out`. A container sees a subtree mounted at /sys/fs/cgroup: the
- * mount's root (the 4th field of mountinfo) is then a prefix of the path /proc/self/cgroup
- * gives, and only the rest of that path lies under the mount point. */
-static bool mount_matches(const char *fstype, char *options, const char *controller) {
+/* One line of /proc/self/mountinfo: "id parent major:minor root mount-point options ... -
+ * fstype source super-options". A v1 hierarchy's controllers are among its super options. */
+struct mount_entry {
+    char root[PATH_MAX], point[PATH_MAX];
+    char fstype[32], options[1024];
+};
+
+static bool parse_mount_entry(const char *line, struct mount_entry *m) {
+    const char *sep = strstr(line, " - ");
+    char source[256];
+    m->options[0] = '\0';
+    return sep && sscanf(sep + 3, "%31s %255s %1023s", m->fstype, source, m->options) >= 2 &&
+           sscanf(line, "%*s %*s %*s %4095s %4095s", m->root, m->point) == 2;
+}
+
+/* Whether the mount is the hierarchy of `controller` (a v1 controller name, or NULL for v2). */
+static bool mount_is_hierarchy(struct mount_entry *m, const char *controller) {
     if (!controller)
-        return strcmp(fstype, "cgroup2") == 0;
-    if (strcmp(fstype, "cgroup") != 0)
+        return strcmp(m->fstype, "cgroup2") == 0;
+    if (strcmp(m->fstype, "cgroup") != 0)
         return false;
-    for (char *opt = strtok(options, ","); opt; opt = strtok(NULL, ","))
+    char *rest;
+    for (char *opt = strtok_r(m->options, ",", &rest); opt; opt = strtok_r(NULL, ",", &rest))
         if (strcmp(opt, controller) == 0)
             return true;
     return false;
 }
 
+/* This process's path in the hierarchy of `controller`, from /proc/self/cgroup (v2: the
+ * "0::" line). */
 static int own_cgroup_path(const char *controller, char *path, size_t cap) {
     FILE *self = fopen("/proc/self/cgroup", "re");
     if (!self)
@@ -120,7 +137,8 @@ static int own_cgroup_path(const char *controller, char *path, size_t cap) {
         } else {
             char copy[256];
             snprintf(copy, sizeof(copy), "%s", names);
-            for (char *n = strtok(copy, ","); n; n = strtok(NULL, ","))
+            char *rest;
+            for (char *n = strtok_r(copy, ",", &rest); n; n = strtok_r(NULL, ",", &rest))
                 if (strcmp(n, controller) == 0)
                     match = true;
         }
@@ -142,9 +160,12 @@ static bool is_under(const char *dir, const char *mp) {
     return strncmp(dir, mp, len) == 0 && (dir[len] == '/' || dir[len] == '\0');
 }
 
-/* mountinfo lists mounts in the order they were made, so the visible one for a place is the
- * last that covers it: a container engine may mount a hidden, read-only copy first and hide it
- * under a later mount. */
+/* This process's cgroup directory in the hierarchy of `controller`: the mount point joined
+ * with the cgroup's path below the mount's root. A container sees a subtree mounted at
+ * /sys/fs/cgroup: the mount's root is then a prefix of the path /proc/self/cgroup gives, and
+ * only the rest of that path lies under the mount point. mountinfo lists mounts in the order
+ * they were made, so the visible one for a place is the last that covers it: a container
+ * engine may mount a hidden, read-only copy first and hide it under a later mount. */
 static int own_cgroup_dir(const char *controller, char *out, size_t cap) {
     char path[PATH_MAX];
     if (own_cgroup_path(controller, path, sizeof(path)) < 0)
@@ -152,25 +173,23 @@ static int own_cgroup_dir(const char *controller, char *out, size_t cap) {
     FILE *mi = fopen("/proc/self/mountinfo", "re");
     if (!mi)
         return -1;
-    char line[4096], found_mp[PATH_MAX] = "";
+    char line[4096], found_point[PATH_MAX] = "";
+    struct mount_entry m;
     int rc = -1;
     while (fgets(line, sizeof(line), mi)) {
-        char *sep = strstr(line, " - ");
-        char fstype[32], source[256], options[1024] = "", root[PATH_MAX], mp[PATH_MAX];
-        if (!sep || sscanf(sep + 3, "%31s %255s %1023s", fstype, source, options) < 2 ||
-            sscanf(line, "%*s %*s %*s %4095s %4095s", root, mp) != 2)
+        if (!parse_mount_entry(line, &m))
             continue;
-        if (rc == 0 && is_under(found_mp, mp))
-            rc = -1;  /* a later mount hides the one found so far */
-        if (!mount_matches(fstype, options, controller))
+        if (rc == 0 && is_under(found_point, m.point))
+            rc = -1; /* a later mount hides the one found so far */
+        if (!mount_is_hierarchy(&m, controller))
             continue;
-        size_t rlen = strcmp(root, "/") == 0 ? 0 : strlen(root);
-        if (strncmp(path, root, rlen) != 0 || (path[rlen] != '/' && path[rlen] != '\0'))
-            continue;  /* this mount does not show our cgroup */
+        size_t rlen = strcmp(m.root, "/") == 0 ? 0 : strlen(m.root);
+        if (strncmp(path, m.root, rlen) != 0 || (path[rlen] != '/' && path[rlen] != '\0'))
+            continue; /* this mount does not show our cgroup */
         const char *rest = path + rlen;
-        int n = snprintf(out, cap, "%s%s", mp, strcmp(rest, "/") == 0 ? "" : rest);
+        int n = snprintf(out, cap, "%s%s", m.point, strcmp(rest, "/") == 0 ? "" : rest);
         if (n > 0 && (size_t)n < cap) {
-            snprintf(found_mp, sizeof(found_mp), "%s", mp);
+            snprintf(found_point, sizeof(found_point), "%s", m.point);
             rc = 0;
         }
     }
@@ -183,7 +202,8 @@ static bool has_controllers_at(int dirfd, const char *file) {
     if (read_at(dirfd, file, buf, sizeof(buf)) < 0)
         return false;
     bool memory = false, pids = false;
-    for (char *name = strtok(buf, " \n"); name; name = strtok(NULL, " \n")) {
+    char *rest;
+    for (char *name = strtok_r(buf, " \n", &rest); name; name = strtok_r(NULL, " \n", &rest)) {
         memory |= strcmp(name, "memory") == 0;
         pids |= strcmp(name, "pids") == 0;
     }
@@ -199,15 +219,27 @@ static bool v2_has_controllers(const char *dir, const char *file) {
     return ok;
 }
 
+bool cgroup_usable(const char *controller, char *dir, size_t cap) {
+    if (own_cgroup_dir(controller, dir, cap) < 0) {
+        dir[0] = '\0';
+        return false;
+    }
+    /* A v2 cgroup lists in cgroup.controllers what its parent lets its children use. */
+    return controller || v2_has_controllers(dir, "cgroup.controllers");
+}
+
 enum cgroup_mode cgroup_detect(void) {
     char dir[PATH_MAX];
-    /* A v2 cgroup lists in cgroup.controllers what its parent lets its children use. */
-    if (own_cgroup_dir(NULL, dir, sizeof(dir)) == 0 && v2_has_controllers(dir, "cgroup.controllers"))
+    if (cgroup_usable(NULL, dir, sizeof(dir)))
         return CGROUP_V2;
     for (int i = 0; i < CG_COUNT; i++)
-        if (own_cgroup_dir(v1_controllers[i], dir, sizeof(dir)) < 0)
+        if (!cgroup_usable(cgroup_v1_controllers[i], dir, sizeof(dir)))
             return CGROUP_NONE;
     return CGROUP_V1;
+}
+
+const char *cgroup_mode_name(enum cgroup_mode mode) {
+    return mode == CGROUP_V1 ? "v1" : mode == CGROUP_V2 ? "v2" : "none";
 }
 
 static int open_dir(const char *path) { return open(path, O_DIRECTORY | O_RDONLY | O_CLOEXEC); }
@@ -325,14 +357,15 @@ static int make_slot_dir(int parent, int *slot_fd) {
 static int slot_create_v1(char *err, size_t errcap) {
     for (int i = 0; i < CG_COUNT; i++) {
         char dir[PATH_MAX];
-        if (own_cgroup_dir(v1_controllers[i], dir, sizeof(dir)) < 0) {
-            snprintf(err, errcap, "cgroup v1 controller %s is not mounted", v1_controllers[i]);
+        if (own_cgroup_dir(cgroup_v1_controllers[i], dir, sizeof(dir)) < 0) {
+            snprintf(err, errcap, "cgroup v1 controller %s is not mounted",
+                     cgroup_v1_controllers[i]);
             return -1;
         }
         cg.parent_fd[i] = open_dir(dir);
         if (cg.parent_fd[i] < 0 || make_slot_dir(cg.parent_fd[i], &cg.slot_fd[i]) < 0) {
             snprintf(err, errcap, "cgroup v1 %s: cannot create a directory in %s: %s",
-                     v1_controllers[i], dir, strerror(errno));
+                     cgroup_v1_controllers[i], dir, strerror(errno));
             return -1;
         }
         cg.count = i + 1;
@@ -404,29 +437,34 @@ static int slot_create_v2(char *err, size_t errcap) {
     cg.parent_fd[0] = base;
     if (!has_controllers_at(base, "cgroup.subtree_control")) {
         if (!has_controllers_at(base, "cgroup.controllers")) {
-            snprintf(err, errcap, "cgroup v2: %s is not given the memory and pids controllers "
-                     "(delegate them: systemd Delegate=yes, or a container with --cgroupns=private)",
-                     base_path);
+            snprintf(
+                err, errcap,
+                "cgroup v2: %s is not given the memory and pids controllers "
+                "(delegate them: systemd Delegate=yes, or a container with --cgroupns=private)",
+                base_path);
             return -1;
         }
         /* The hierarchy's root has no cgroup.type: its controllers belong to the host. */
         if (faccessat(base, "cgroup.type", F_OK, 0) < 0) {
-            snprintf(err, errcap, "cgroup v2: the judge runs in the root cgroup, whose "
+            snprintf(err, errcap,
+                     "cgroup v2: the judge runs in the root cgroup, whose "
                      "subtree_control lacks memory and pids; the judge does not change the "
                      "host's root: start it in a delegated cgroup (systemd Delegate=yes)");
             return -1;
         }
         if (faccessat(base, "cgroup.subtree_control", W_OK, AT_EACCESS) < 0) {
-            snprintf(err, errcap, "cgroup v2: %s is not delegated to uid %d (systemd-run --user "
+            snprintf(err, errcap,
+                     "cgroup v2: %s is not delegated to uid %d (systemd-run --user "
                      "--scope -p Delegate=yes, or a container with --cgroupns=private and a "
-                     "writable cgroup mount)", base_path, (int)geteuid());
+                     "writable cgroup mount)",
+                     base_path, (int)geteuid());
             return -1;
         }
         if (move_processes_into_leaf(base, base_path, err, errcap) < 0)
             return -1;
         if (enable_controllers(base) < 0) {
-            snprintf(err, errcap, "cgroup v2: cannot enable memory and pids in %s: %s",
-                     base_path, strerror(errno));
+            snprintf(err, errcap, "cgroup v2: cannot enable memory and pids in %s: %s", base_path,
+                     strerror(errno));
             return -1;
         }
     }
@@ -442,8 +480,8 @@ static int slot_create_v2(char *err, size_t errcap) {
 int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap) {
     for (int i = 0; i < CG_COUNT; i++)
         cg.parent_fd[i] = cg.slot_fd[i] = cg.run_fd[i] = cg.procs_fd[i] = -1;
-    snprintf(cg.slot_name, sizeof(cg.slot_name), "judge-%d-slot%d-ns%llu", (int)getpid(),
-             cfg->slot, own_pid_namespace());
+    snprintf(cg.slot_name, sizeof(cg.slot_name), "judge-%d-slot%d-ns%llu", (int)getpid(), cfg->slot,
+             own_pid_namespace());
     if (cfg->cgroup_auto)
         cfg->cgroup = cgroup_detect();
     cg.mode = cfg->cgroup;
@@ -531,7 +569,7 @@ int cgroup_prepare(uint64_t memory, uint64_t processes) {
         return 0;
     snprintf(cg.run_name, sizeof(cg.run_name), "run-%u", ++cg.serial);
     cg.memory_set = cg.pids_set = 0;
-    cg.memory_hard_set = UINT64_MAX;  /* a new directory starts unlimited */
+    cg.memory_hard_set = UINT64_MAX; /* a new directory starts unlimited */
     for (int i = 0; i < cg.count; i++) {
         if (mkdirat(cg.slot_fd[i], cg.run_name, 0755) < 0)
             return -1;
@@ -555,7 +593,7 @@ int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap) {
         snprintf(err, errcap, "cgroup setup: %s", strerror(errno));
         return -1;
     }
-    cg.prepared = false;  /* this directory is now the run's; the next run gets a fresh one */
+    cg.prepared = false; /* this directory is now the run's; the next run gets a fresh one */
     return 0;
 }
 
@@ -621,7 +659,7 @@ void cgroup_run_end(struct run_result *res) {
             close(cg.run_fd[i]);
         cg.procs_fd[i] = cg.run_fd[i] = -1;
     }
-    cg.prepared = false;  /* also when the run failed before it began: the directory is spent */
+    cg.prepared = false; /* also when the run failed before it began: the directory is spent */
     snprintf(cg.stale_name, sizeof(cg.stale_name), "%s", cg.run_name);
 }
 

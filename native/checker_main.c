@@ -20,8 +20,8 @@
 #define READ_LIMIT (128ULL * 1024 * 1024 + 1) /* enough to trip the 128 MB limit */
 
 typedef struct {
-    char *heap;   /* buffer from read() */
-    void *map;    /* or a mapping */
+    char *heap; /* buffer from read() */
+    void *map;  /* or a mapping */
     size_t map_len;
 } holder;
 
@@ -107,8 +107,10 @@ static int fail(const char *text) {
 
 int main(int argc, char **argv) {
     if (argc != 5) {
-        return fail("Program must be run with the following arguments: <checker> <input-file> <output-file> "
-                    "<answer-file>\nCheckers: acmp caseicmp casencmp casewcmp dcmp fcmp hcmp icmp lcmp ncmp nyesno "
+        return fail("Program must be run with the following arguments: <checker> <input-file> "
+                    "<output-file> "
+                    "<answer-file>\nCheckers: acmp caseicmp casencmp casewcmp dcmp fcmp hcmp icmp "
+                    "lcmp ncmp nyesno "
                     "pointscmp pointsinfo rcmp rcmp4 rcmp6 rcmp9 rncmp uncmp wcmp yesno");
     }
     if (!judge_checker_exists(argv[1])) {

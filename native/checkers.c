@@ -65,8 +65,8 @@ typedef struct {
     jmp_buf jb;
     int exit_code;
     double points;
-    grow num;     /* NUL-terminated copy of a number token for strtod */
-    grow arr[2];  /* long long arrays (uncmp, caseicmp) */
+    grow num;    /* NUL-terminated copy of a number token for strtod */
+    grow arr[2]; /* long long arrays (uncmp, caseicmp) */
     char fmt[MSG_BUF];
     char work[MSG_BUF];
     char final[MSG_BUF + 64];
@@ -79,9 +79,7 @@ typedef void (*checker_fn)(ctx *c);
 
 static const unsigned char BLANK[256] = {['\n'] = 1, ['\r'] = 1, [' '] = 1, ['\t'] = 1};
 
-static inline int is_blank(unsigned char ch) {
-    return BLANK[ch];
-}
+static inline int is_blank(unsigned char ch) { return BLANK[ch]; }
 
 /* std::isspace in the "C" locale: what std::stringstream >> splits on (lcmp). */
 static inline int is_cspace(unsigned char ch) {
@@ -146,9 +144,7 @@ static void skip_blanks(stream *s) {
         s->pos++;
 }
 
-static int at_eof(const stream *s) {
-    return s->pos >= s->len;
-}
+static int at_eof(const stream *s) { return s->pos >= s->len; }
 
 static int seek_eof(stream *s) {
     skip_blanks(s);
@@ -193,12 +189,30 @@ static _Noreturn void quit_n(ctx *c, stream *s, int result, const char *msg, siz
         }
         const char *prefix;
         switch (result) {
-        case R_OK: prefix = "ok "; c->exit_code = JUDGE_CHECK_OK; break;
-        case R_WA: prefix = "wrong answer "; c->exit_code = JUDGE_CHECK_WA; break;
-        case R_PE: prefix = "wrong output format "; c->exit_code = JUDGE_CHECK_PE; break;
-        case R_DIRT: prefix = "wrong output format "; c->exit_code = JUDGE_CHECK_PE; break;
-        case R_POINTS: prefix = "points "; c->exit_code = JUDGE_CHECK_POINTS; break;
-        default: prefix = "FAIL "; c->exit_code = JUDGE_CHECK_FAIL; break;
+        case R_OK:
+            prefix = "ok ";
+            c->exit_code = JUDGE_CHECK_OK;
+            break;
+        case R_WA:
+            prefix = "wrong answer ";
+            c->exit_code = JUDGE_CHECK_WA;
+            break;
+        case R_PE:
+            prefix = "wrong output format ";
+            c->exit_code = JUDGE_CHECK_PE;
+            break;
+        case R_DIRT:
+            prefix = "wrong output format ";
+            c->exit_code = JUDGE_CHECK_PE;
+            break;
+        case R_POINTS:
+            prefix = "points ";
+            c->exit_code = JUDGE_CHECK_POINTS;
+            break;
+        default:
+            prefix = "FAIL ";
+            c->exit_code = JUDGE_CHECK_FAIL;
+            break;
         }
         if (result != R_POINTS)
             c->points = NAN;
@@ -220,8 +234,8 @@ static _Noreturn void quit_s(ctx *c, stream *s, int result, const char *msg) {
     quit_n(c, s, result, msg, strlen(msg));
 }
 
-__attribute__((format(printf, 4, 5))) static _Noreturn void quitf(ctx *c, stream *s, int result, const char *fmt,
-                                                                   ...) {
+__attribute__((format(printf, 4, 5))) static _Noreturn void quitf(ctx *c, stream *s, int result,
+                                                                  const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(c->fmt, MSG_BUF, fmt, ap);
@@ -271,9 +285,7 @@ static const char *compress_up(cbuf *b, const unsigned char *p, size_t n, int up
     return b->s;
 }
 
-static const char *compress(cbuf *b, view v) {
-    return compress_up(b, v.p, v.n, 0);
-}
+static const char *compress(cbuf *b, view v) { return compress_up(b, v.p, v.n, 0); }
 
 static const char *english_ending(int x) {
     x %= 100;
@@ -400,7 +412,8 @@ static locale_t c_locale(void) {
         if (fresh == (locale_t)0)
             return (locale_t)0;
         locale_t expected = (locale_t)0;
-        if (__atomic_compare_exchange_n(&shared, &expected, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        if (__atomic_compare_exchange_n(&shared, &expected, fresh, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
             loc = fresh;
         else {
             freelocale(fresh);
@@ -532,7 +545,8 @@ static void chk_ncmp(ctx *c) {
         long long j = read_long(c, ANS);
         long long p = read_long(c, OUF);
         if (j != p)
-            quitf(c, OUF, R_WA, "%d%s numbers differ - expected: '%lld', found: '%lld'", n, english_ending(n), j, p);
+            quitf(c, OUF, R_WA, "%d%s numbers differ - expected: '%lld', found: '%lld'", n,
+                  english_ending(n), j, p);
         if (n <= 5)
             fl += (size_t)snprintf(first + fl, sizeof first - fl, fl > 0 ? " %lld" : "%lld", j);
     }
@@ -546,14 +560,17 @@ static void chk_ncmp(ctx *c) {
         extra_ouf++;
     }
     if (extra_ans > 0)
-        quitf(c, OUF, R_WA, "Answer contains longer sequence [length = %d], but output contains %d elements",
+        quitf(c, OUF, R_WA,
+              "Answer contains longer sequence [length = %d], but output contains %d elements",
               n + extra_ans, n);
     if (extra_ouf > 0)
-        quitf(c, OUF, R_WA, "Output contains longer sequence [length = %d], but answer contains %d elements",
+        quitf(c, OUF, R_WA,
+              "Output contains longer sequence [length = %d], but answer contains %d elements",
               n + extra_ouf, n);
     if (n <= 5) {
         cbuf b;
-        quitf(c, OUF, R_OK, "%d number(s): \"%s\"", n, compress_up(&b, (const unsigned char *)first, fl, 0));
+        quitf(c, OUF, R_OK, "%d number(s): \"%s\"", n,
+              compress_up(&b, (const unsigned char *)first, fl, 0));
     }
     quitf(c, OUF, R_OK, "%d numbers", n);
 }
@@ -567,8 +584,8 @@ static void chk_wcmp(ctx *c) {
         p = read_word(c, OUF);
         if (!view_eq(j, p)) {
             cbuf a, b;
-            quitf(c, OUF, R_WA, "%d%s words differ - expected: '%s', found: '%s'", n, english_ending(n),
-                  compress(&a, j), compress(&b, p));
+            quitf(c, OUF, R_WA, "%d%s words differ - expected: '%s', found: '%s'", n,
+                  english_ending(n), compress(&a, j), compress(&b, p));
         }
     }
     if (seek_eof(ANS) && seek_eof(OUF)) {
@@ -618,8 +635,8 @@ static void lines_checker(ctx *c, int by_words) {
             compress(&shown, by_words ? p : j);
         if (by_words ? !same_words(j, p) : !view_eq(j, p)) {
             cbuf a, b;
-            quitf(c, OUF, R_WA, "%d%s lines differ - expected: '%s', found: '%s'", n, english_ending(n),
-                  compress(&a, j), compress(&b, p));
+            quitf(c, OUF, R_WA, "%d%s lines differ - expected: '%s', found: '%s'", n,
+                  english_ending(n), compress(&a, j), compress(&b, p));
         }
     }
     if (n == 1)
@@ -627,13 +644,9 @@ static void lines_checker(ctx *c, int by_words) {
     quitf(c, OUF, R_OK, "%d lines", n);
 }
 
-static void chk_lcmp(ctx *c) {
-    lines_checker(c, 1);
-}
+static void chk_lcmp(ctx *c) { lines_checker(c, 1); }
 
-static void chk_fcmp(ctx *c) {
-    lines_checker(c, 0);
-}
+static void chk_fcmp(ctx *c) { lines_checker(c, 0); }
 
 static int double_compare(double expected, double result, double max_error) {
     max_error += 1E-15;
@@ -670,7 +683,8 @@ static void rcmp_n(ctx *c, double eps, int prec) {
         j = read_double(c, ANS);
         p = read_double(c, OUF);
         if (!double_compare(j, p, eps))
-            quitf(c, OUF, R_WA, "%d%s numbers differ - expected: '%.*f', found: '%.*f', error = '%.*f'", n,
+            quitf(c, OUF, R_WA,
+                  "%d%s numbers differ - expected: '%.*f', found: '%.*f', error = '%.*f'", n,
                   english_ending(n), prec, j, prec, p, prec, double_delta(j, p));
     }
     if (n == 1)
@@ -679,17 +693,11 @@ static void rcmp_n(ctx *c, double eps, int prec) {
     quitf(c, OUF, R_OK, "%d numbers", n);
 }
 
-static void chk_rcmp4(ctx *c) {
-    rcmp_n(c, 1E-4, 5);
-}
+static void chk_rcmp4(ctx *c) { rcmp_n(c, 1E-4, 5); }
 
-static void chk_rcmp6(ctx *c) {
-    rcmp_n(c, 1E-6, 7);
-}
+static void chk_rcmp6(ctx *c) { rcmp_n(c, 1E-6, 7); }
 
-static void chk_rcmp9(ctx *c) {
-    rcmp_n(c, 1E-9, 10);
-}
+static void chk_rcmp9(ctx *c) { rcmp_n(c, 1E-9, 10); }
 
 static void chk_rncmp(ctx *c) {
     const double eps = 1.5E-5;
@@ -699,7 +707,8 @@ static void chk_rncmp(ctx *c) {
         double j = read_double(c, ANS);
         double p = read_double(c, OUF);
         if (fabs(j - p) > eps + 1E-15)
-            quitf(c, OUF, R_WA, "%d%s numbers differ - expected: '%.10f', found: '%.10f'", n, english_ending(n), j, p);
+            quitf(c, OUF, R_WA, "%d%s numbers differ - expected: '%.10f', found: '%.10f'", n,
+                  english_ending(n), j, p);
     }
     quitf(c, OUF, R_OK, "%d numbers", n);
 }
@@ -780,7 +789,8 @@ static void chk_yesno(ctx *c) {
     int jy = upper_is(ja, "YES"), jn = upper_is(ja, "NO");
     int py = upper_is(pa, "YES"), pn = upper_is(pa, "NO");
     if (!jy && !jn)
-        quitf(c, OUF, R_FAIL, "YES or NO expected in answer, but %s found", compress_up(&a, ja.p, ja.n, 1));
+        quitf(c, OUF, R_FAIL, "YES or NO expected in answer, but %s found",
+              compress_up(&a, ja.p, ja.n, 1));
     if (!py && !pn)
         quitf(c, OUF, R_PE, "YES or NO expected, but %s found", compress_up(&b, pa.p, pa.n, 1));
     if (jy != py)
@@ -804,11 +814,11 @@ static void chk_nyesno(ctx *c) {
         else if (upper_is(pa, "NO"))
             no++, last_yes = 0;
         else
-            quitf(c, OUF, R_PE, "YES or NO expected, but %s found [%d%s token]", compress_up(&b, pa.p, pa.n, 1),
-                  index, english_ending(index));
+            quitf(c, OUF, R_PE, "YES or NO expected, but %s found [%d%s token]",
+                  compress_up(&b, pa.p, pa.n, 1), index, english_ending(index));
         if (jy != last_yes)
-            quitf(c, OUF, R_WA, "expected %s, found %s [%d%s token]", jy ? "YES" : "NO", last_yes ? "YES" : "NO",
-                  index, english_ending(index));
+            quitf(c, OUF, R_WA, "expected %s, found %s [%d%s token]", jy ? "YES" : "NO",
+                  last_yes ? "YES" : "NO", index, english_ending(index));
     }
     int extra_ans = 0, extra_ouf = 0;
     while (!seek_eof(ANS)) {
@@ -820,10 +830,12 @@ static void chk_nyesno(ctx *c) {
         extra_ouf++;
     }
     if (extra_ans > 0)
-        quitf(c, OUF, R_WA, "Answer contains longer sequence [length = %d], but output contains %d elements",
+        quitf(c, OUF, R_WA,
+              "Answer contains longer sequence [length = %d], but output contains %d elements",
               index + extra_ans, index);
     if (extra_ouf > 0)
-        quitf(c, OUF, R_WA, "Output contains longer sequence [length = %d], but answer contains %d elements",
+        quitf(c, OUF, R_WA,
+              "Output contains longer sequence [length = %d], but answer contains %d elements",
               index + extra_ouf, index);
     if (index == 0)
         quit_s(c, OUF, R_OK, "Empty output");
@@ -865,7 +877,8 @@ static void chk_uncmp(ctx *c) {
     }
     for (size_t i = 0; i < nj; i++)
         if (ja[i] != pa[i])
-            quitf(c, OUF, R_WA, "Expected sequence and output are different (as unordered sequences) [size=%u]",
+            quitf(c, OUF, R_WA,
+                  "Expected sequence and output are different (as unordered sequences) [size=%u]",
                   (unsigned)nj);
     char msg[256];
     size_t k;
@@ -879,8 +892,8 @@ static void chk_uncmp(ctx *c) {
         for (size_t i = 0; i < nj; i++)
             k += (size_t)snprintf(msg + k, sizeof msg - k, " %lld", ja[i]);
     } else {
-        k += (size_t)snprintf(msg + k, sizeof msg - k, " %lld %lld ... %lld %lld", ja[0], ja[1], ja[nj - 2],
-                              ja[nj - 1]);
+        k += (size_t)snprintf(msg + k, sizeof msg - k, " %lld %lld ... %lld %lld", ja[0], ja[1],
+                              ja[nj - 2], ja[nj - 1]);
     }
     quitf(c, OUF, R_OK, "%s", msg);
 }
@@ -917,14 +930,16 @@ static void expect_case_header(ctx *c, stream *s, int test_case, int read_case_w
     if (read_case_word) {
         view w = read_word(c, s);
         if (!view_is(w, "Case"))
-            quitf(c, s, R_PE, "Expected 'Case' but found '%s' [test case %d]", compress(&a, w), test_case);
+            quitf(c, s, R_PE, "Expected 'Case' but found '%s' [test case %d]", compress(&a, w),
+                  test_case);
     }
     char expect[24];
     int en = snprintf(expect, sizeof expect, "%d:", test_case);
     view num = read_word(c, s);
     view ev = {(const unsigned char *)expect, en < 0 ? 0 : (size_t)en};
     if (!view_eq(ev, num))
-        quitf(c, s, R_PE, "Expected '%s' but found '%s' [test case %d]", compress(&a, ev), compress(&b, num), test_case);
+        quitf(c, s, R_PE, "Expected '%s' but found '%s' [test case %d]", compress(&a, ev),
+              compress(&b, num), test_case);
 }
 
 static void chk_caseicmp(ctx *c) {
@@ -946,7 +961,8 @@ static void chk_caseicmp(ctx *c) {
         np++;
     }
     if (bad != SIZE_MAX)
-        quitf(c, OUF, R_WA, "Expected %lld found %lld [test case %d]", ja[bad], bad_value, (int)(bad + 1));
+        quitf(c, OUF, R_WA, "Expected %lld found %lld [test case %d]", ja[bad], bad_value,
+              (int)(bad + 1));
     if (nj != np)
         quitf(c, OUF, R_PE, "Expected %u test case(s) but found %u", (unsigned)nj, (unsigned)np);
     char msg[256];
@@ -955,8 +971,8 @@ static void chk_caseicmp(ctx *c) {
         for (size_t i = 0; i < nj; i++)
             k += (size_t)snprintf(msg + k, sizeof msg - k, " %lld", ja[i]);
     } else {
-        k += (size_t)snprintf(msg + k, sizeof msg - k, " %lld %lld %lld ... %lld %lld", ja[0], ja[1], ja[2],
-                              ja[nj - 2], ja[nj - 1]);
+        k += (size_t)snprintf(msg + k, sizeof msg - k, " %lld %lld %lld ... %lld %lld", ja[0],
+                              ja[1], ja[2], ja[nj - 2], ja[nj - 1]);
     }
     quitf(c, OUF, R_OK, "%s", msg);
 }
@@ -1013,8 +1029,8 @@ static const char *summary_numbers(char *out, size_t cap, const case_summary *m)
         for (size_t i = 0; i < m->count; i++)
             k += (size_t)snprintf(out + k, cap - k, i ? " %lld" : "%lld", m->first[i]);
     } else {
-        k += (size_t)snprintf(out + k, cap - k, "%lld %lld %lld ... %lld %lld", m->first[0], m->first[1], m->first[2],
-                              m->last[0], m->last[1]);
+        k += (size_t)snprintf(out + k, cap - k, "%lld %lld %lld ... %lld %lld", m->first[0],
+                              m->first[1], m->first[2], m->last[0], m->last[1]);
     }
     snprintf(out + k, cap - k, "\" [size=%u]", (unsigned)m->count);
     return out;
@@ -1051,8 +1067,8 @@ static long long case_number(ctx *c, stream *s, view w) {
 
 /* Reads one case of `s` into a summary. If `ref` is given (the answer's case, already read and
  * valid), also compares token by token against it by re-reading the answer from ref_pos. */
-static int read_case(ctx *c, stream *s, int tc, int *pre, int numbers, case_summary *m, size_t *body_pos,
-                     const case_summary *ref, size_t ref_pos) {
+static int read_case(ctx *c, stream *s, int tc, int *pre, int numbers, case_summary *m,
+                     size_t *body_pos, const case_summary *ref, size_t ref_pos) {
     expect_case_header(c, s, tc, !*pre);
     memset(m, 0, sizeof *m);
     *body_pos = s->pos;
@@ -1094,22 +1110,20 @@ static void case_checker(ctx *c, int numbers) {
         if (!read_case(c, OUF, tc, &ouf_pre, numbers, &ps, &ppos, &js, jpos)) {
             char a[400], b[400];
             if (numbers)
-                quitf(c, OUF, R_WA, "Sequences differ: jury has %s, but participant has %s [test case %d]",
+                quitf(c, OUF, R_WA,
+                      "Sequences differ: jury has %s, but participant has %s [test case %d]",
                       summary_numbers(a, sizeof a, &js), summary_numbers(b, sizeof b, &ps), tc);
-            quitf(c, OUF, R_WA, "Sequences differ: jury has %s, but participant has %s [test case %d]",
+            quitf(c, OUF, R_WA,
+                  "Sequences differ: jury has %s, but participant has %s [test case %d]",
                   summary_words(a, sizeof a, &js), summary_words(b, sizeof b, &ps), tc);
         }
     }
     quitf(c, OUF, R_OK, "%d test cases(s)", tc);
 }
 
-static void chk_casencmp(ctx *c) {
-    case_checker(c, 1);
-}
+static void chk_casencmp(ctx *c) { case_checker(c, 1); }
 
-static void chk_casewcmp(ctx *c) {
-    case_checker(c, 0);
-}
+static void chk_casewcmp(ctx *c) { case_checker(c, 0); }
 
 /* ------------------------------------------------------------------ registry and entry points */
 
@@ -1119,17 +1133,33 @@ typedef struct {
 } checker_entry;
 
 static const checker_entry CHECKERS[] = {
-    {"acmp", chk_rcmp},         {"caseicmp", chk_caseicmp}, {"casencmp", chk_casencmp}, {"casewcmp", chk_casewcmp},
-    {"dcmp", chk_dcmp},         {"fcmp", chk_fcmp},         {"hcmp", chk_hcmp},         {"icmp", chk_icmp},
-    {"lcmp", chk_lcmp},         {"ncmp", chk_ncmp},         {"nyesno", chk_nyesno},     {"pointscmp", chk_pointscmp},
-    {"pointsinfo", chk_pointsinfo}, {"rcmp", chk_rcmp},     {"rcmp4", chk_rcmp4},       {"rcmp6", chk_rcmp6},
-    {"rcmp9", chk_rcmp9},       {"rncmp", chk_rncmp},       {"uncmp", chk_uncmp},       {"wcmp", chk_wcmp},
+    {"acmp", chk_rcmp},
+    {"caseicmp", chk_caseicmp},
+    {"casencmp", chk_casencmp},
+    {"casewcmp", chk_casewcmp},
+    {"dcmp", chk_dcmp},
+    {"fcmp", chk_fcmp},
+    {"hcmp", chk_hcmp},
+    {"icmp", chk_icmp},
+    {"lcmp", chk_lcmp},
+    {"ncmp", chk_ncmp},
+    {"nyesno", chk_nyesno},
+    {"pointscmp", chk_pointscmp},
+    {"pointsinfo", chk_pointsinfo},
+    {"rcmp", chk_rcmp},
+    {"rcmp4", chk_rcmp4},
+    {"rcmp6", chk_rcmp6},
+    {"rcmp9", chk_rcmp9},
+    {"rncmp", chk_rncmp},
+    {"uncmp", chk_uncmp},
+    {"wcmp", chk_wcmp},
     {"yesno", chk_yesno},
 };
 
 const char *const judge_checker_names[] = {
-    "acmp", "caseicmp", "casencmp", "casewcmp", "dcmp", "fcmp", "hcmp", "icmp", "lcmp", "ncmp", "nyesno",
-    "pointscmp", "pointsinfo", "rcmp", "rcmp4", "rcmp6", "rcmp9", "rncmp", "uncmp", "wcmp", "yesno", NULL,
+    "acmp",  "caseicmp", "casencmp", "casewcmp",  "dcmp",       "fcmp", "hcmp",  "icmp",
+    "lcmp",  "ncmp",     "nyesno",   "pointscmp", "pointsinfo", "rcmp", "rcmp4", "rcmp6",
+    "rcmp9", "rncmp",    "uncmp",    "wcmp",      "yesno",      NULL,
 };
 
 static checker_fn find_checker(const char *name) {
@@ -1141,9 +1171,7 @@ static checker_fn find_checker(const char *name) {
     return NULL;
 }
 
-int judge_checker_exists(const char *name) {
-    return find_checker(name) != NULL;
-}
+int judge_checker_exists(const char *name) { return find_checker(name) != NULL; }
 
 static void write_message(char *message, size_t cap, const char *text, size_t n) {
     if (message == NULL || cap == 0)
@@ -1154,7 +1182,8 @@ static void write_message(char *message, size_t cap, const char *text, size_t n)
     message[n] = '\0';
 }
 
-static void init_stream(stream *s, const judge_stream_spec *spec, int mode, const char *default_name) {
+static void init_stream(stream *s, const judge_stream_spec *spec, int mode,
+                        const char *default_name) {
     s->p = spec->data != NULL ? (const unsigned char *)spec->data : (const unsigned char *)"";
     s->len = spec->data != NULL ? spec->len : 0;
     s->pos = 0;
@@ -1181,19 +1210,21 @@ static void run_checker(ctx *c, checker_fn fn, const judge_stream_spec *specs) {
     }
     for (int i = 1; i < 3; i++)
         if (specs[i].read_error)
-            quitf(c, &c->ouf, R_FAIL, "BufferedFileInputStreamReader: unable to read (%s)", order[i]->name);
+            quitf(c, &c->ouf, R_FAIL, "BufferedFileInputStreamReader: unable to read (%s)",
+                  order[i]->name);
     fn(c);
     quit_s(c, &c->ouf, R_FAIL, "Checker must end with quit or quitf call.");
 }
 
-int judge_check_streams(const char *name, const judge_stream_spec specs[3], char *message, size_t message_cap,
-                        double *points) {
+int judge_check_streams(const char *name, const judge_stream_spec specs[3], char *message,
+                        size_t message_cap, double *points) {
     if (points != NULL)
         *points = NAN;
     checker_fn fn = find_checker(name);
     if (fn == NULL) {
         char text[256];
-        int n = snprintf(text, sizeof text, "FAIL Unknown checker '%.200s'", name ? name : "(null)");
+        int n =
+            snprintf(text, sizeof text, "FAIL Unknown checker '%.200s'", name ? name : "(null)");
         write_message(message, message_cap, text, n < 0 ? 0 : (size_t)n);
         return JUDGE_CHECK_FAIL;
     }
@@ -1231,8 +1262,9 @@ int judge_check_streams(const char *name, const judge_stream_spec specs[3], char
     return code;
 }
 
-int judge_check(const char *name, const char *input, size_t input_len, const char *output, size_t output_len,
-                const char *answer, size_t answer_len, char *message, size_t message_cap, double *points) {
+int judge_check(const char *name, const char *input, size_t input_len, const char *output,
+                size_t output_len, const char *answer, size_t answer_len, char *message,
+                size_t message_cap, double *points) {
     judge_stream_spec specs[3] = {
         {input, input_len, "input", 0, 0, input_len},
         {output, output_len, "output", 0, 0, output_len},

@@ -21,9 +21,21 @@
 
 /* Host paths every sandbox sees (read-only); missing ones are skipped. */
 static const char *const default_binds[] = {
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-    "/etc/alternatives", "/etc/java-17-openjdk", "/etc/ld.so.cache", "/etc/ld.so.conf",
-    "/etc/ld.so.conf.d", "/etc/localtime", "/etc/python3", "/etc/python3.11",
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc/alternatives",
+    "/etc/java-17-openjdk",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/python3",
+    "/etc/python3.11",
     "/etc/ssl/certs/java",
 };
 
@@ -136,8 +148,10 @@ static void setup_dev(void) {
             die("bind %s: %m", source);
     }
     static const char *const links[][2] = {
-        {"/proc/self/fd", "fd"}, {"/proc/self/fd/0", "stdin"},
-        {"/proc/self/fd/1", "stdout"}, {"/proc/self/fd/2", "stderr"},
+        {"/proc/self/fd", "fd"},
+        {"/proc/self/fd/0", "stdin"},
+        {"/proc/self/fd/1", "stdout"},
+        {"/proc/self/fd/2", "stderr"},
     };
     for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
         char target[64];

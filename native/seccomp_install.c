@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 int seccomp_install(const unsigned char *bpf, size_t len) {
-    if (len == 0 || len % sizeof(struct sock_filter) != 0 || len / sizeof(struct sock_filter) > 4096) {
+    if (len == 0 || len % sizeof(struct sock_filter) != 0 ||
+        len / sizeof(struct sock_filter) > 4096) {
         errno = EINVAL;
         return -1;
     }
@@ -22,6 +23,7 @@ int seccomp_install(const unsigned char *bpf, size_t len) {
     };
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
         return -1;
-    long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+    long fd =
+        syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
     return fd < 0 ? -1 : (int)fd;
 }

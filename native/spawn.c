@@ -30,7 +30,6 @@
 /* Without a memory cgroup the run's resident memory is sampled this often. */
 #define MEMORY_WATCH_NS (5 * 1000000ull)
 
-
 uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -52,9 +51,9 @@ static uint64_t clock_ns(clockid_t clock) {
  * used (in all, and since it joined the run's cgroup), which is the sandbox's, not the
  * program's, and is taken off the run's figure. */
 struct handshake {
-    char tag;                 /* 'L' */
+    char tag; /* 'L' */
     int listener;
-    uint64_t setup_ns;        /* thread CPU from fork to exec */
+    uint64_t setup_ns; /* thread CPU from fork to exec */
     uint64_t setup_in_cgroup_ns;
 } __attribute__((packed));
 
@@ -83,8 +82,8 @@ static void drop_capabilities(void) {
     if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
         child_fail("clear ambient capabilities");
     /* uid 0 inside the namespace (the unprivileged mode) must not regain capabilities on exec. */
-    if (prctl(PR_SET_SECUREBITS, 0x2f /* NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED and locks */,
-              0, 0, 0) < 0)
+    if (prctl(PR_SET_SECUREBITS, 0x2f /* NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED and locks */, 0,
+              0, 0) < 0)
         child_fail("securebits");
 }
 
@@ -132,9 +131,7 @@ static void place_fd(int fd, int target) {
         child_fail("dup2");
 }
 
-static void __attribute__((noreturn))
-child_main(const struct slot_config *cfg, const struct run_request *req, int out_w, int err_w,
-           int sync_fd, bool born_in_cgroup) {
+static void reset_signals(void) {
     sigset_t none;
     sigemptyset(&none);
     if (sigprocmask(SIG_SETMASK, &none, NULL) < 0)
@@ -142,40 +139,62 @@ child_main(const struct slot_config *cfg, const struct run_request *req, int out
     signal(SIGPIPE, SIG_DFL);
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
         _exit(127);
+}
 
+/* The descriptors the program gets, moved above 15 first so that placing one at 0-3 cannot
+ * overwrite another that is still to be placed. */
+struct child_fds {
+    int in, out, err;
+};
+
+static struct child_fds move_descriptors_high(const struct run_request *req, int out_w, int err_w,
+                                              int sync_fd) {
     int sync_hi = move_fd_high(sync_fd);
-    int in_hi = move_fd_high(req->stdin_fd);
-    int out_hi = move_fd_high(out_w);
-    int err_hi = move_fd_high(err_w);
+    struct child_fds fds = {
+        .in = move_fd_high(req->stdin_fd), .out = move_fd_high(out_w), .err = move_fd_high(err_w)};
     place_fd(sync_hi, SYNC_FD);
     /* dup2 clears close-on-exec; the supervisor reads EOF here as "exec succeeded". */
     if (fcntl(SYNC_FD, F_SETFD, FD_CLOEXEC) < 0)
         child_fail("sync descriptor");
+    return fds;
+}
+
+/* Returns the thread's CPU time when it joined, which the run's cgroup does not count. */
+static uint64_t join_run_cgroup(bool born_in_cgroup) {
     if (!born_in_cgroup && cgroup_attach_self() < 0)
         child_fail("join cgroup");
     uint64_t joined_ns = born_in_cgroup ? 0 : clock_ns(CLOCK_THREAD_CPUTIME_ID);
     if (unshare(CLONE_NEWCGROUP) < 0)
         child_fail("cgroup namespace");
-    if (cfg->cpu >= 0) {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        CPU_SET(cfg->cpu, &set);
-        if (sched_setaffinity(0, sizeof(set), &set) < 0)
-            child_fail("cpu affinity");
-    }
-    if (in_hi >= 0) {
-        place_fd(in_hi, 0);
+    return joined_ns;
+}
+
+static void pin_to_cpu(const struct slot_config *cfg) {
+    if (cfg->cpu < 0)
+        return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cfg->cpu, &set);
+    if (sched_setaffinity(0, sizeof(set), &set) < 0)
+        child_fail("cpu affinity");
+}
+
+static void place_standard_streams(struct child_fds fds) {
+    if (fds.in >= 0) {
+        place_fd(fds.in, 0);
     } else {
         int null = open("/dev/null", O_RDONLY);
         if (null < 0)
             child_fail("open /dev/null");
         place_fd(null, 0);
     }
-    place_fd(out_hi, 1);
-    place_fd(err_hi, 2);
+    place_fd(fds.out, 1);
+    place_fd(fds.err, 2);
     if (syscall(SYS_close_range, SYNC_FD + 1, ~0u, 0) < 0)
         child_fail("close descriptors");
+}
 
+static void apply_rlimits(const struct run_request *req) {
     uint64_t cpu_seconds = req->cpu_ms / 1000 + (req->cpu_ms % 1000 != 0) + 1;
     set_limit(RLIMIT_CPU, cpu_seconds, cpu_seconds + 1, "RLIMIT_CPU");
     set_limit(RLIMIT_STACK, req->memory_bytes, req->memory_bytes, "RLIMIT_STACK");
@@ -186,23 +205,28 @@ child_main(const struct slot_config *cfg, const struct run_request *req, int out
     set_limit(RLIMIT_NPROC, req->processes, req->processes, "RLIMIT_NPROC");
     if (req->address_space_bytes)
         set_limit(RLIMIT_AS, req->address_space_bytes, req->address_space_bytes, "RLIMIT_AS");
+}
 
+static void enter_working_directory(const struct run_request *req) {
     if (setpriority(PRIO_PROCESS, 0, 0) < 0)
         child_fail("priority");
     if (chdir(req->cwd ? req->cwd : "/box") < 0)
         child_fail("chdir");
-    char program_buf[PATH_MAX];
-    const char *program = resolve_program(req, program_buf, sizeof(program_buf));
+}
 
+static void drop_privileges(const struct slot_config *cfg) {
     drop_capabilities();
     if (cfg->privileged) {
-        if (setgroups(0, NULL) < 0 || setresgid(INSIDE_RUN_UID, INSIDE_RUN_UID, INSIDE_RUN_UID) < 0 ||
+        if (setgroups(0, NULL) < 0 ||
+            setresgid(INSIDE_RUN_UID, INSIDE_RUN_UID, INSIDE_RUN_UID) < 0 ||
             setresuid(INSIDE_RUN_UID, INSIDE_RUN_UID, INSIDE_RUN_UID) < 0)
             child_fail("drop to the run uid");
     } else {
         clear_capability_sets();
     }
+}
 
+static int install_filter(const struct run_request *req) {
     /* The uid change made us non-dumpable, which would keep the supervisor from taking the
      * seccomp listener with pidfd_getfd; exec recomputes it anyway. */
     if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
@@ -210,7 +234,11 @@ child_main(const struct slot_config *cfg, const struct run_request *req, int out
     int listener = seccomp_install(req->bpf, req->bpf_len);
     if (listener < 0)
         child_fail("install seccomp filter");
-    /* From here on only read, write, clock_gettime and execve: the filter is in force. */
+    return listener;
+}
+
+/* From here on only read, write, clock_gettime and execve: the filter is in force. */
+static void hand_over_listener(int listener, uint64_t joined_ns) {
     struct handshake hello = {.tag = 'L', .listener = listener};
     hello.setup_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
     hello.setup_in_cgroup_ns = hello.setup_ns - joined_ns;
@@ -218,6 +246,10 @@ child_main(const struct slot_config *cfg, const struct run_request *req, int out
     if (write(SYNC_FD, &hello, sizeof(hello)) != (ssize_t)sizeof(hello) ||
         read(SYNC_FD, &go, 1) != 1)
         _exit(127);
+}
+
+static void __attribute__((noreturn))
+exec_program(const char *program, const struct run_request *req) {
     execve(program, req->argv, req->envp);
     int err = errno;
     char fail[1 + sizeof(int)];
@@ -227,6 +259,24 @@ child_main(const struct slot_config *cfg, const struct run_request *req, int out
         /* The supervisor sees EOF and reports it. */
     }
     _exit(127);
+}
+
+static void __attribute__((noreturn))
+child_main(const struct slot_config *cfg, const struct run_request *req, int out_w, int err_w,
+           int sync_fd, bool born_in_cgroup) {
+    reset_signals();
+    struct child_fds fds = move_descriptors_high(req, out_w, err_w, sync_fd);
+    uint64_t joined_ns = join_run_cgroup(born_in_cgroup);
+    pin_to_cpu(cfg);
+    place_standard_streams(fds);
+    apply_rlimits(req);
+    enter_working_directory(req);
+    char program_buf[PATH_MAX];
+    const char *program = resolve_program(req, program_buf, sizeof(program_buf));
+    drop_privileges(cfg);
+    int listener = install_filter(req);
+    hand_over_listener(listener, joined_ns);
+    exec_program(program, req);
 }
 
 /* ---- the supervisor side ---- */
@@ -390,7 +440,8 @@ static void close_request_fds(const struct run_request *req) {
         close(req->stderr_fd);
 }
 
-static void set_error(struct run_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_error(struct run_result *res, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void set_error(struct run_result *res, const char *fmt, ...) {
     if (res->error[0])
         return;
@@ -400,228 +451,363 @@ static void set_error(struct run_result *res, const char *fmt, ...) {
     va_end(ap);
 }
 
-void run_program(const struct slot_config *cfg, const struct run_request *req,
-                 struct run_result *res) {
+/* The result of a run that never started, until the run says more. */
+void run_result_init(struct run_result *res) {
     memset(res, 0, sizeof(*res));
     res->exit_code = -1;
     res->syscall_nr = -1;
     res->cpu_source = "rusage";
     res->memory_source = "rusage";
+}
 
-    int out[2] = {-1, -1}, err[2] = {-1, -1}, sync[2] = {-1, -1};
-    struct sink sinks[2];
-    sink_open(&sinks[0], -1, -1, 0);
-    sink_open(&sinks[1], -1, -1, 0);
-    int pidfd = -1, listener = -1;
-    uint64_t rusage_cpu = 0;
-    struct handshake hello = {0};
+/* One run's state, from the request to the figures of its reply. */
+struct run {
+    const struct slot_config *cfg;
+    const struct run_request *req;
+    struct run_result *res;
+    int out[2], err[2], sync[2]; /* the program's stdout and stderr; the handshake socket */
+    struct sink sinks[2];        /* stdout, stderr */
+    pid_t child;
+    int pidfd, listener;
+    clockid_t clock; /* the main process's CPU clock */
+    struct handshake hello;
+    uint64_t start;
+    uint64_t rusage_cpu; /* of every process reaped */
+    uint64_t wall_deadline, cpu_limit, cores;
+    uint64_t next_cpu_check, next_memory_check;
+};
 
-    if (cgroup_run_begin(req, res->error, sizeof(res->error)) < 0)
-        goto done;
-    if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
-        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sync) < 0) {
-        set_error(res, "pipes: %s", strerror(errno));
-        goto done;
+enum {
+    POLL_PIDFD,
+    POLL_STDOUT,
+    POLL_STDERR,
+    POLL_LISTENER,
+    POLL_STDOUT_ROOM,
+    POLL_STDERR_ROOM,
+    POLL_COUNT
+};
+
+static void begin_run(struct run *run, const struct slot_config *cfg, const struct run_request *req,
+                      struct run_result *res) {
+    memset(run, 0, sizeof(*run));
+    run->cfg = cfg;
+    run->req = req;
+    run->res = res;
+    for (int i = 0; i < 2; i++)
+        run->out[i] = run->err[i] = run->sync[i] = -1;
+    sink_open(&run->sinks[0], -1, -1, 0);
+    sink_open(&run->sinks[1], -1, -1, 0);
+    run->child = -1;
+    run->pidfd = run->listener = -1;
+
+    run_result_init(res);
+}
+
+static bool stopped(const struct run *run) { return run->res->killed_by || run->res->error[0]; }
+
+static int open_channels(struct run *run) {
+    if (pipe2(run->out, O_CLOEXEC) < 0 || pipe2(run->err, O_CLOEXEC) < 0 ||
+        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, run->sync) < 0) {
+        set_error(run->res, "pipes: %s", strerror(errno));
+        return -1;
     }
+    return 0;
+}
 
-    uint64_t start = now_ns();
+static void close_fd(int *fd) {
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* A failure once the child exists: it is killed at once rather than left to reach exec. */
+static void abandon_child(struct run *run, const char *what) {
+    set_error(run->res, "%s: %s", what, strerror(errno));
+    if (kill(run->child, SIGKILL) < 0) {
+        /* Already gone; it is reaped with the rest. */
+    }
+}
+
+static int start_child(struct run *run) {
+    run->start = now_ns();
     bool born_in_cgroup;
-    pid_t child = fork_child(&born_in_cgroup);
-    if (child < 0) {
-        set_error(res, "fork: %s", strerror(errno));
-        goto done;
+    run->child = fork_child(&born_in_cgroup);
+    if (run->child < 0) {
+        set_error(run->res, "fork: %s", strerror(errno));
+        return -1;
     }
-    if (child == 0)
-        child_main(cfg, req, out[1], err[1], sync[1], born_in_cgroup);
-    close(out[1]);
-    close(err[1]);
-    close(sync[1]);
-    out[1] = err[1] = sync[1] = -1;
+    if (run->child == 0)
+        child_main(run->cfg, run->req, run->out[1], run->err[1], run->sync[1], born_in_cgroup);
+    close_fd(&run->out[1]);
+    close_fd(&run->err[1]);
+    close_fd(&run->sync[1]);
 
-    pidfd = (int)syscall(SYS_pidfd_open, child, 0);
-    clockid_t clock;
-    if (pidfd < 0 || clock_getcpuclockid(child, &clock) != 0) {
-        set_error(res, "pidfd or CPU clock: %s", strerror(errno));
-        kill(child, SIGKILL);
+    run->pidfd = (int)syscall(SYS_pidfd_open, run->child, 0);
+    if (run->pidfd < 0 || clock_getcpuclockid(run->child, &run->clock) != 0)
+        abandon_child(run, "pidfd or CPU clock");
+    return 0;
+}
+
+/* After the go-ahead the child either execs (EOF on the socket) or says why it could not. */
+static void read_exec_outcome(struct run *run) {
+    char msg[1 + sizeof(int)];
+    int got = read_full(run->sync[0], msg, sizeof(msg));
+    if (got == (int)sizeof(msg) && msg[0] == 'X') {
+        int exec_errno;
+        memcpy(&exec_errno, msg + 1, sizeof(int));
+        /* judge/sandbox/result.py's CANNOT_EXECUTE: the CLI calls this bad usage. */
+        set_error(run->res, "cannot execute %s: %s", run->req->argv[0], strerror(exec_errno));
     }
+}
 
-    /* Handshake: the child reports its seccomp listener, we take it, then it may exec. */
+/* The child reports its seccomp listener, the supervisor takes it, then the child may exec. */
+static void take_seccomp_listener(struct run *run) {
     char msg[256];
-    int got = read_full(sync[0], msg, sizeof(hello));
-    if (got == (int)sizeof(hello) && msg[0] == 'L' && !res->error[0]) {
-        memcpy(&hello, msg, sizeof(hello));
-        listener = (int)syscall(SYS_pidfd_getfd, pidfd, hello.listener, 0);
-        if (listener < 0) {
-            set_error(res, "seccomp listener: %s", strerror(errno));
-            kill(child, SIGKILL);
-        } else if (write(sync[0], "G", 1) != 1) {
-            set_error(res, "handshake: %s", strerror(errno));
-            kill(child, SIGKILL);
-        } else {
-            got = read_full(sync[0], msg, 1 + sizeof(int));
-            if (got == 1 + (int)sizeof(int) && msg[0] == 'X') {
-                int exec_errno;
-                memcpy(&exec_errno, msg + 1, sizeof(int));
-                /* judge/sandbox/result.py's CANNOT_EXECUTE: the CLI calls this bad usage. */
-                set_error(res, "cannot execute %s: %s", req->argv[0], strerror(exec_errno));
-            }
-        }
+    int got = read_full(run->sync[0], msg, sizeof(run->hello));
+    if (got == (int)sizeof(run->hello) && msg[0] == 'L' && !run->res->error[0]) {
+        memcpy(&run->hello, msg, sizeof(run->hello));
+        run->listener = (int)syscall(SYS_pidfd_getfd, run->pidfd, run->hello.listener, 0);
+        if (run->listener < 0)
+            abandon_child(run, "seccomp listener");
+        else if (write(run->sync[0], "G", 1) != 1)
+            abandon_child(run, "handshake");
+        else
+            read_exec_outcome(run);
     } else if (got > 0 && msg[0] == 'E') {
-        ssize_t more = read(sync[0], msg + got, sizeof(msg) - 1 - (size_t)got);
+        ssize_t more = read(run->sync[0], msg + got, sizeof(msg) - 1 - (size_t)got);
         if (more > 0)
             got += (int)more;
         msg[got] = '\0';
-        set_error(res, "sandbox setup: %s", msg + 1);
-    } else if (!res->error[0]) {
-        set_error(res, "sandbox setup: the child ended before exec");
+        set_error(run->res, "sandbox setup: %s", msg + 1);
+    } else if (!run->res->error[0]) {
+        set_error(run->res, "sandbox setup: the child ended before exec");
     }
+}
 
-    sink_open(&sinks[0], out[0], req->stdout_fd, req->output_bytes);
-    sink_open(&sinks[1], err[0], req->stderr_fd, req->stderr_bytes);
-    fcntl(out[0], F_SETFL, O_NONBLOCK);
-    fcntl(err[0], F_SETFL, O_NONBLOCK);
+static void open_sinks(struct run *run) {
+    sink_open(&run->sinks[0], run->out[0], run->req->stdout_fd, run->req->output_bytes);
+    sink_open(&run->sinks[1], run->err[0], run->req->stderr_fd, run->req->stderr_bytes);
+    if (fcntl(run->out[0], F_SETFL, O_NONBLOCK) < 0 || fcntl(run->err[0], F_SETFL, O_NONBLOCK) < 0)
+        set_error(run->res, "pipes: %s", strerror(errno));
+}
 
-    uint64_t wall_deadline = saturating_add(start, saturating_mul(req->wall_ms, 1000000ull));
-    uint64_t cpu_limit = saturating_mul(req->cpu_ms, 1000000ull);
-    uint64_t cores = cfg->cpu >= 0 ? 1 : (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
-    uint64_t next_cpu_check = saturating_add(start, cpu_limit / cores);
+static void schedule_checks(struct run *run) {
+    run->wall_deadline = saturating_add(run->start, saturating_mul(run->req->wall_ms, 1000000ull));
+    run->cpu_limit = saturating_mul(run->req->cpu_ms, 1000000ull);
+    run->cores = run->cfg->cpu >= 0 ? 1 : (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
+    run->next_cpu_check = saturating_add(run->start, run->cpu_limit / run->cores);
     /* Without a memory cgroup nothing stops a memory hog but this watch (and RLIMIT_AS far
      * above the limit, a safety net for the host). */
-    uint64_t next_memory_check = cfg->cgroup == CGROUP_NONE ? start + MEMORY_WATCH_NS : UINT64_MAX;
-    bool exited = false;
-    while (!exited && !res->killed_by && !res->error[0]) {
-        struct pollfd pfd[6] = {
-            {.fd = pidfd, .events = POLLIN},
-            {.fd = sink_wants_input(&sinks[0]) ? out[0] : -1, .events = POLLIN},
-            {.fd = sink_wants_input(&sinks[1]) ? err[0] : -1, .events = POLLIN},
-            {.fd = listener, .events = POLLIN},
-            {.fd = sink_wants_room(&sinks[0]) ? sinks[0].to : -1, .events = POLLOUT},
-            {.fd = sink_wants_room(&sinks[1]) ? sinks[1].to : -1, .events = POLLOUT},
-        };
-        uint64_t now = now_ns();
-        uint64_t wake = wall_deadline < next_cpu_check ? wall_deadline : next_cpu_check;
-        if (next_memory_check < wake)
-            wake = next_memory_check;
-        uint64_t wait = wake > now ? wake - now : 0;
-        struct timespec ts = {.tv_sec = (time_t)(wait / 1000000000ull),
-                              .tv_nsec = (long)(wait % 1000000000ull)};
-        int n = ppoll(pfd, 6, &ts, NULL);
-        if (n < 0 && errno != EINTR) {
-            set_error(res, "poll: %s", strerror(errno));
-            break;
-        }
-        if (pfd[4].revents)
-            sink_flush(&sinks[0]);
-        if (pfd[5].revents)
-            sink_flush(&sinks[1]);
-        if (pfd[1].revents && sink_drain(&sinks[0]))
-            res->killed_by = "output";
-        if (pfd[2].revents)
-            sink_drain(&sinks[1]);
-        if (pfd[3].revents & POLLIN) {
-            struct seccomp_notif notif;
-            memset(&notif, 0, sizeof(notif));
-            if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &notif) == 0)
-                res->syscall_nr = notif.data.nr;
-            res->killed_by = "seccomp";
-        }
-        if (pfd[0].revents & POLLIN)
-            exited = true;
-        now = now_ns();
-        if (!exited && !res->killed_by && now >= wall_deadline) {
-            /* How long the run was ready but got no CPU tells a starved program (a busy
-             * machine) from a slow or sleeping one. */
-            struct sched_figures sched = {0, 0};
-            scan_live_processes(&sched, NULL);
-            res->waiting_ns = sched.waiting_ns;
-            res->killed_by = "wall-timer";
-        }
-        if (!exited && !res->killed_by && now >= next_cpu_check) {
-            /* The CPU limit is checked on a schedule rather than with a POSIX CPU timer: seen
-             * from another process, CPU clocks and timers advance only at scheduler ticks
-             * (4 ms here) either way. Runs are pinned to one CPU, so the run's CPU time grows
-             * no faster than the wall clock: the next check is due when the remaining budget
-             * could be spent, and the checks converge on the limit within a tick. */
-            uint64_t used = program_cpu_ns(clock, &hello);
-            if (used >= cpu_limit) {
-                res->killed_by = "cpu-timer";
-            } else {
-                uint64_t step = (cpu_limit - used) / cores;
-                next_cpu_check = saturating_add(now, step > 1000000ull ? step : 1000000ull);
-            }
-        }
-        if (!exited && !res->killed_by && now >= next_memory_check) {
-            uint64_t resident = 0;
-            scan_live_processes(NULL, &resident);
-            if (resident > res->memory_bytes)
-                res->memory_bytes = resident;
-            if (resident > req->memory_bytes)
-                res->killed_by = "memory";
-            next_memory_check = now + MEMORY_WATCH_NS;
-        }
-    }
-    if (res->killed_by || res->error[0])
-        kill_everything();
+    run->next_memory_check =
+        run->cfg->cgroup == CGROUP_NONE ? run->start + MEMORY_WATCH_NS : UINT64_MAX;
+}
 
+static struct timespec time_to_next_check(const struct run *run) {
+    uint64_t wake =
+        run->wall_deadline < run->next_cpu_check ? run->wall_deadline : run->next_cpu_check;
+    if (run->next_memory_check < wake)
+        wake = run->next_memory_check;
+    uint64_t now = now_ns();
+    uint64_t wait = wake > now ? wake - now : 0;
+    return (struct timespec){.tv_sec = (time_t)(wait / 1000000000ull),
+                             .tv_nsec = (long)(wait % 1000000000ull)};
+}
+
+static void note_refused_syscall(struct run *run) {
+    struct seccomp_notif notif;
+    memset(&notif, 0, sizeof(notif));
+    if (ioctl(run->listener, SECCOMP_IOCTL_NOTIF_RECV, &notif) == 0)
+        run->res->syscall_nr = notif.data.nr;
+    run->res->killed_by = "seccomp";
+}
+
+/* Waits until the next check is due or something happens; returns true once the main process
+ * has exited. */
+static bool serve_events(struct run *run) {
+    struct sink *sinks = run->sinks;
+    struct pollfd pfd[POLL_COUNT] = {
+        [POLL_PIDFD] = {.fd = run->pidfd, .events = POLLIN},
+        [POLL_STDOUT] = {.fd = sink_wants_input(&sinks[0]) ? run->out[0] : -1, .events = POLLIN},
+        [POLL_STDERR] = {.fd = sink_wants_input(&sinks[1]) ? run->err[0] : -1, .events = POLLIN},
+        [POLL_LISTENER] = {.fd = run->listener, .events = POLLIN},
+        [POLL_STDOUT_ROOM] = {.fd = sink_wants_room(&sinks[0]) ? sinks[0].to : -1,
+                              .events = POLLOUT},
+        [POLL_STDERR_ROOM] = {.fd = sink_wants_room(&sinks[1]) ? sinks[1].to : -1,
+                              .events = POLLOUT},
+    };
+    struct timespec timeout = time_to_next_check(run);
+    if (ppoll(pfd, POLL_COUNT, &timeout, NULL) < 0 && errno != EINTR) {
+        set_error(run->res, "poll: %s", strerror(errno));
+        return false;
+    }
+    if (pfd[POLL_STDOUT_ROOM].revents)
+        sink_flush(&sinks[0]);
+    if (pfd[POLL_STDERR_ROOM].revents)
+        sink_flush(&sinks[1]);
+    if (pfd[POLL_STDOUT].revents && sink_drain(&sinks[0]))
+        run->res->killed_by = "output";
+    if (pfd[POLL_STDERR].revents)
+        sink_drain(&sinks[1]);
+    if (pfd[POLL_LISTENER].revents & POLLIN)
+        note_refused_syscall(run);
+    return pfd[POLL_PIDFD].revents & POLLIN;
+}
+
+static void check_wall_clock(struct run *run, uint64_t now) {
+    if (stopped(run) || now < run->wall_deadline)
+        return;
+    /* How long the run was ready but got no CPU tells a starved program (a busy machine)
+     * from a slow or sleeping one. */
+    struct sched_figures sched = {0, 0};
+    scan_live_processes(&sched, NULL);
+    run->res->waiting_ns = sched.waiting_ns;
+    run->res->killed_by = "wall-timer";
+}
+
+/* The CPU limit is checked on a schedule rather than with a POSIX CPU timer: seen from another
+ * process, CPU clocks and timers advance only at scheduler ticks (4 ms here) either way. Runs
+ * are pinned to one CPU, so the run's CPU time grows no faster than the wall clock: the next
+ * check is due when the remaining budget could be spent, and the checks converge on the limit
+ * within a tick. */
+static void check_cpu_time(struct run *run, uint64_t now) {
+    if (stopped(run) || now < run->next_cpu_check)
+        return;
+    uint64_t used = program_cpu_ns(run->clock, &run->hello);
+    if (used >= run->cpu_limit) {
+        run->res->killed_by = "cpu-timer";
+        return;
+    }
+    uint64_t step = (run->cpu_limit - used) / run->cores;
+    run->next_cpu_check = saturating_add(now, step > 1000000ull ? step : 1000000ull);
+}
+
+static void check_memory(struct run *run, uint64_t now) {
+    if (stopped(run) || now < run->next_memory_check)
+        return;
+    uint64_t resident = 0;
+    scan_live_processes(NULL, &resident);
+    if (resident > run->res->memory_bytes)
+        run->res->memory_bytes = resident;
+    if (resident > run->req->memory_bytes)
+        run->res->killed_by = "memory";
+    run->next_memory_check = now + MEMORY_WATCH_NS;
+}
+
+/* Until the main process exits or a limit, a refused syscall or a failure stops the run. */
+static void watch(struct run *run) {
+    schedule_checks(run);
+    while (!stopped(run)) {
+        if (serve_events(run))
+            return;
+        uint64_t now = now_ns();
+        check_wall_clock(run, now);
+        check_cpu_time(run, now);
+        check_memory(run, now);
+    }
+}
+
+static void reap_main_process(struct run *run) {
     int status = 0;
     struct rusage ru;
     pid_t waited;
     do {
-        waited = wait4(child, &status, 0, &ru);
+        waited = wait4(run->child, &status, 0, &ru);
     } while (waited < 0 && errno == EINTR);
-    res->wall_ns = now_ns() - start;
-    if (waited == child) {
-        account(res, &ru, &rusage_cpu);
-        if (WIFEXITED(status))
-            res->exit_code = WEXITSTATUS(status);
-        else if (WIFSIGNALED(status))
-            res->signal = WTERMSIG(status);
-    }
-    /* Whatever the main process left behind dies with it. The kill is repeated before every
-     * wait: a process forked while the previous kill was under way is caught by the next. */
+    run->res->wall_ns = now_ns() - run->start;
+    if (waited != run->child)
+        return;
+    account(run->res, &ru, &run->rusage_cpu);
+    if (WIFEXITED(status))
+        run->res->exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        run->res->signal = WTERMSIG(status);
+}
+
+/* Whatever the main process left behind dies with it. The kill is repeated before every wait:
+ * a process forked while the previous kill was under way is caught by the next. */
+static void reap_leftovers(struct run *run) {
     for (;;) {
         kill_everything();
+        int status;
+        struct rusage ru;
         pid_t pid = wait4(-1, &status, __WALL, &ru);
         if (pid > 0) {
-            account(res, &ru, &rusage_cpu);
+            account(run->res, &ru, &run->rusage_cpu);
             continue;
         }
         if (errno == EINTR)
             continue;
-        break;
+        return;
     }
-    /* What the pipes still hold, then what waits for a slow reader, within one delivery time. */
-    uint64_t delivery_deadline = saturating_add(now_ns(), saturating_mul(cfg->delivery_ms, 1000000ull));
+}
+
+/* What the pipes still hold, then what waits for a slow reader, within one delivery time. */
+static void deliver_output(struct run *run) {
+    uint64_t deadline = saturating_add(now_ns(), saturating_mul(run->cfg->delivery_ms, 1000000ull));
     for (int i = 0; i < 2; i++) {
         for (;;) {
-            if (sink_drain(&sinks[i]) && i == 0 && !res->killed_by)
-                res->killed_by = "output";
-            if (sinks[i].closed || sink_wants_input(&sinks[i]))
+            if (sink_drain(&run->sinks[i]) && i == 0 && !run->res->killed_by)
+                run->res->killed_by = "output";
+            if (run->sinks[i].closed || sink_wants_input(&run->sinks[i]))
                 break;
-            sink_finish(&sinks[i], 1, delivery_deadline);
+            sink_finish(&run->sinks[i], 1, deadline);
         }
     }
-    sink_finish(sinks, 2, delivery_deadline);
-    res->undelivered_bytes = sinks[0].undelivered + sinks[1].undelivered;
-    res->output_bytes = sinks[0].seen;
-    res->stderr_bytes = sinks[1].seen;
-    res->cpu_ns = rusage_cpu;
+    sink_finish(run->sinks, 2, deadline);
+}
+
+static void record_figures(struct run *run) {
+    struct run_result *res = run->res;
+    res->undelivered_bytes = run->sinks[0].undelivered + run->sinks[1].undelivered;
+    res->output_bytes = run->sinks[0].seen;
+    res->stderr_bytes = run->sinks[1].seen;
+    res->cpu_ns = run->rusage_cpu;
     if (res->signal == SIGSYS && !res->killed_by)
         res->killed_by = "seccomp";
+}
 
-done:
-    cgroup_run_end(res);
+/* The child's set-up before exec is the sandbox's CPU, not the program's. */
+static void take_off_setup(struct run *run) {
+    struct run_result *res = run->res;
     uint64_t setup = res->cpu_source && strncmp(res->cpu_source, "cgroup", 6) == 0
-                         ? hello.setup_in_cgroup_ns : hello.setup_ns;
+                         ? run->hello.setup_in_cgroup_ns
+                         : run->hello.setup_ns;
     res->cpu_ns = minus(res->cpu_ns, setup);
     res->setup_ns = setup;
-    sink_close(&sinks[0]);
-    sink_close(&sinks[1]);
-    int fds[] = {out[0], out[1], err[0], err[1], sync[0], sync[1], pidfd, listener};
-    for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
-        if (fds[i] >= 0)
-            close(fds[i]);
-    close_request_fds(req);
+}
+
+static void release_run(struct run *run) {
+    sink_close(&run->sinks[0]);
+    sink_close(&run->sinks[1]);
+    for (int i = 0; i < 2; i++) {
+        close_fd(&run->out[i]);
+        close_fd(&run->err[i]);
+        close_fd(&run->sync[i]);
+    }
+    close_fd(&run->pidfd);
+    close_fd(&run->listener);
+    close_request_fds(run->req);
+}
+
+void run_program(const struct slot_config *cfg, const struct run_request *req,
+                 struct run_result *res) {
+    struct run run;
+    begin_run(&run, cfg, req, res);
+    if (cgroup_run_begin(req, res->error, sizeof(res->error)) == 0 && open_channels(&run) == 0 &&
+        start_child(&run) == 0) {
+        take_seccomp_listener(&run);
+        open_sinks(&run);
+        watch(&run);
+        if (stopped(&run))
+            kill_everything();
+        reap_main_process(&run);
+        reap_leftovers(&run);
+        deliver_output(&run);
+        record_figures(&run);
+    }
+    cgroup_run_end(res);
+    take_off_setup(&run);
+    release_run(&run);
 }
 
 /* The work between two runs, done after the reply so that it is off the critical path:

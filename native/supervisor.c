@@ -41,17 +41,27 @@ static void on_parent_death(int sig) {
     }
 }
 
+bool verbose_notes;
+
+void note(const char *fmt, ...) {
+    if (!verbose_notes)
+        return;
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "judge-supervisor[%d]: %s\n", (int)getpid(), msg);
+}
+
 void die(const char *fmt, ...) {
     char msg[600];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    if (report_sock >= 0) {
-        char line[640];
-        snprintf(line, sizeof(line), "error %s\n", msg);
-        send_line(report_sock, line);
-    }
+    if (report_sock >= 0)
+        write_startup_error(report_sock, msg);
     fprintf(stderr, "judge-supervisor: %s\n", msg);
     _exit(1);
 }
@@ -59,7 +69,7 @@ void die(const char *fmt, ...) {
 static void usage(void) {
     die("usage: judge-supervisor --sock FD --slot N [--cpu C] [--box DIR [--box-writable] | "
         "--box-tmpfs-mb MB] [--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind HOST[=INSIDE]]... "
-        "[--parent-pid PID] [--delivery-ms MS]");
+        "[--parent-pid PID] [--delivery-ms MS] [--verbose]");
 }
 
 static long parse_number(const char *text, long min, long max) {
@@ -73,13 +83,18 @@ static long parse_number(const char *text, long min, long max) {
 
 static void parse_args(int argc, char **argv, struct slot_config *cfg) {
     static const struct option options[] = {
-        {"sock", required_argument, NULL, 's'}, {"slot", required_argument, NULL, 'n'},
-        {"cpu", required_argument, NULL, 'c'}, {"box", required_argument, NULL, 'b'},
-        {"box-writable", no_argument, NULL, 'w'}, {"tmp-mb", required_argument, NULL, 't'},
-        {"cgroup", required_argument, NULL, 'g'}, {"bind", required_argument, NULL, 'B'},
+        {"sock", required_argument, NULL, 's'},
+        {"slot", required_argument, NULL, 'n'},
+        {"cpu", required_argument, NULL, 'c'},
+        {"box", required_argument, NULL, 'b'},
+        {"box-writable", no_argument, NULL, 'w'},
+        {"tmp-mb", required_argument, NULL, 't'},
+        {"cgroup", required_argument, NULL, 'g'},
+        {"bind", required_argument, NULL, 'B'},
         {"parent-pid", required_argument, NULL, 'p'},
         {"delivery-ms", required_argument, NULL, 'd'},
         {"box-tmpfs-mb", required_argument, NULL, 'T'},
+        {"verbose", no_argument, NULL, 'v'},
         {NULL, 0, NULL, 0},
     };
     memset(cfg, 0, sizeof(*cfg));
@@ -97,6 +112,7 @@ static void parse_args(int argc, char **argv, struct slot_config *cfg) {
         case 'c': cfg->cpu = (int)parse_number(optarg, -1, CPU_SETSIZE - 1); break;
         case 'b': cfg->box = optarg; break;
         case 'w': cfg->box_writable = true; break;
+        case 'v': cfg->verbose = verbose_notes = true; break;
         case 'd': cfg->delivery_ms = (uint64_t)parse_number(optarg, 0, 86400000); break;
         case 't': cfg->tmp_mb = (unsigned)parse_number(optarg, 1, 1 << 20); break;
         case 'T': cfg->box_tmpfs_mb = (unsigned)parse_number(optarg, 1, 1 << 20); break;
@@ -166,26 +182,29 @@ static void map_ids(pid_t child, const struct slot_config *cfg) {
     }
 }
 
-static const char *mode_name(enum cgroup_mode mode) {
-    return mode == CGROUP_V1 ? "v1" : mode == CGROUP_V2 ? "v2" : "none";
-}
-
-/* With a tmpfs box the judge reaches the box through a descriptor sent with the ready line: the
- * tmpfs exists only in the sandbox's mount namespace. */
-static int send_ready(const struct slot_config *cfg, const char *ready) {
+/* With a tmpfs box the judge reaches the box through a descriptor sent with the ready message:
+ * the tmpfs exists only in the sandbox's mount namespace. */
+static int send_ready(const struct slot_config *cfg) {
+    struct slot_ready ready = {
+        .protocol = PROTOCOL_VERSION,
+        .cgroup = cgroup_mode_name(cfg->cgroup),
+        .uid = cfg->privileged ? "separate" : "mapped-self",
+        .priority = cfg->priority_raised ? "raised" : "normal",
+        .cgroup_reason = cfg->cgroup_reason,
+    };
     if (!cfg->box_tmpfs_mb)
-        return send_line(cfg->sock, ready);
+        return write_ready(cfg->sock, &ready, -1);
     int box = open("/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (box < 0)
         die("open /box: %m");
-    int sent = send_line_with_fd(cfg->sock, ready, box);
+    int sent = write_ready(cfg->sock, &ready, box);
     if (close(box) < 0)
         die("close /box: %m");
     return sent;
 }
 
 static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
-    static char buffer[REQUEST_MAX];
+    static char buffer[PROTOCOL_REQUEST_MAX];
     char pending_error[512] = "";
     if (sethostname("judge", 5) < 0)
         die("sethostname: %m");
@@ -193,11 +212,7 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
         die("prctl dumpable: %m");
     signal(SIGPIPE, SIG_IGN);
-    char ready[640];
-    snprintf(ready, sizeof(ready), "ready cgroup=%s uid=%s priority=%s\ncgroup_reason=%s\n",
-             mode_name(cfg->cgroup), cfg->privileged ? "separate" : "mapped-self",
-             cfg->priority_raised ? "raised" : "normal", cfg->cgroup_reason);
-    if (send_ready(cfg, ready) < 0)
+    if (send_ready(cfg) < 0)
         _exit(1);
     /* The first run's cgroup, made while the judge prepares its request. */
     if (cgroup_prepare(0, 0) < 0)
@@ -209,16 +224,19 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
             _exit(0);
         struct run_result res;
         if (rc < 0) {
-            memset(&res, 0, sizeof(res));
-            res.exit_code = -1;
-            res.syscall_nr = -1;
+            /* read_request closed what came with it; the slot serves the next request. */
+            run_result_init(&res);
             snprintf(res.error, sizeof(res.error), "malformed request");
-            int fds[] = {req.stdin_fd, req.stdout_fd, req.stderr_fd};
-            for (int i = 0; i < 3; i++)
-                if (fds[i] >= 0)
-                    close(fds[i]);
         } else {
+            note("run %s: cpu %llu ms, wall %llu ms, memory %llu MiB", req.argv[0],
+                 (unsigned long long)req.cpu_ms, (unsigned long long)req.wall_ms,
+                 (unsigned long long)(req.memory_bytes >> 20));
             run_program(cfg, &req, &res);
+            note("ran %s: exit %d, signal %d, cpu %.3f ms, wall %.3f ms, memory %llu KiB, "
+                 "killed by %s%s%s",
+                 req.argv[0], res.exit_code, res.signal, (double)res.cpu_ns / 1e6,
+                 (double)res.wall_ns / 1e6, (unsigned long long)(res.memory_bytes >> 10),
+                 res.killed_by ? res.killed_by : "-", res.error[0] ? "; error: " : "", res.error);
         }
         /* A failure between runs is reported with the next run, which it would spoil. */
         if (pending_error[0] && !res.error[0])
@@ -280,13 +298,17 @@ int main(int argc, char **argv) {
     /* A raised priority lets the supervisor preempt a program spinning on the same CPU the
      * moment its CPU timer fires, instead of waiting for the end of the program's time slice.
      * It takes CAP_SYS_NICE, which a container may not grant: then the kill waits for the
-     * end of the time slice instead (the ready line says so). The programs are put back to
+     * end of the time slice instead (the ready message says so). The programs are put back to
      * the normal priority. */
     cfg.priority_raised = cfg.privileged && setpriority(PRIO_PROCESS, 0, -10) == 0;
 
     char err[512] = "";
     if (cgroup_slot_create(&cfg, err, sizeof(err)) < 0)
         die("%s", err);
+    note("slot %d: cgroup %s%s%s, %s, cpu %d, priority %s", cfg.slot, cgroup_mode_name(cfg.cgroup),
+         cfg.cgroup_reason[0] ? " (" : "", cfg.cgroup_reason[0] ? cfg.cgroup_reason : "",
+         cfg.privileged ? "root" : "unprivileged", cfg.cpu,
+         cfg.priority_raised ? "raised" : "normal");
 
     int gate[2];
     if (pipe2(gate, O_CLOEXEC) < 0)

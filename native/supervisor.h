@@ -7,19 +7,17 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define MAX_ARGS 256
-#define MAX_ENV 128
+#include "cgroups.h"
+#include "protocol.h"
+
 #define MAX_BINDS 64
-#define REQUEST_MAX (1u << 20)
 #define INSIDE_RUN_UID 1000
 #define HOST_UID_BASE 200000
 
-enum cgroup_mode { CGROUP_NONE = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 };
-
 struct slot_config {
     int slot;
-    int cpu;                 /* CPU the runs are pinned to; -1 for no pinning */
-    const char *box;         /* host directory mounted at /box */
+    int cpu;         /* CPU the runs are pinned to; -1 for no pinning */
+    const char *box; /* host directory mounted at /box */
     bool box_writable;
     unsigned box_tmpfs_mb;   /* instead of a host directory: /box is a tmpfs this size (0: no) */
     unsigned tmp_mb;         /* size cap of /tmp */
@@ -29,17 +27,18 @@ struct slot_config {
     bool privileged;         /* started by root: a second, unprivileged uid runs the programs */
     bool priority_raised;    /* the supervisor could raise its scheduling priority */
     char cgroup_reason[384]; /* why no cgroup is used (empty when one is) */
-    const char *binds[MAX_BINDS];   /* host paths, read-only ... */
+    const char *binds[MAX_BINDS];        /* host paths, read-only ... */
     const char *bind_targets[MAX_BINDS]; /* ... seen at these paths inside */
     int nbinds;
-    int sock;                /* SOCK_SEQPACKET to the Python side */
-    pid_t parent_pid;        /* the judge that started us; 0 when not given */
+    int sock;         /* SOCK_SEQPACKET to the Python side */
+    bool verbose;     /* note every step on stderr (the judge shows the notes of a failure) */
+    pid_t parent_pid; /* the judge that started us; 0 when not given */
 };
 
 struct run_request {
-    char *argv[MAX_ARGS + 1];
+    char *argv[PROTOCOL_MAX_ARGS + 1];
     int argc;
-    char *envp[MAX_ENV + 1];
+    char *envp[PROTOCOL_MAX_ENV + 1];
     int envc;
     uint64_t cpu_ms, wall_ms, memory_bytes, output_bytes, stderr_bytes, file_size_bytes;
     uint64_t processes, open_files, address_space_bytes;
@@ -49,37 +48,46 @@ struct run_request {
     char *cwd;
 };
 
-struct cgroup_run;
-
 struct run_result {
-    int exit_code;           /* -1 when killed by a signal or never started */
-    int signal;              /* 0 when it exited */
+    int exit_code; /* -1 when killed by a signal or never started */
+    int signal;    /* 0 when it exited */
     uint64_t cpu_ns, wall_ns, memory_bytes, output_bytes, stderr_bytes;
-    uint64_t setup_ns;       /* the child's own set-up before exec: not in cpu_ns */
+    uint64_t setup_ns; /* the child's own set-up before exec: not in cpu_ns */
     uint64_t oom_kills;
     uint64_t undelivered_bytes; /* output within the limits that its reader did not take */
-    uint64_t waiting_ns;     /* at a wall-timer kill: time the run was ready but had no CPU */
-    const char *killed_by;   /* NULL, "cpu-timer", "wall-timer", "output", "seccomp", "memory" */
-    int syscall_nr;          /* -1 unless a refused syscall was seen */
+    uint64_t waiting_ns;        /* at a wall-timer kill: time the run was ready but had no CPU */
+    const char *killed_by;      /* NULL, "cpu-timer", "wall-timer", "output", "seccomp", "memory" */
+    int syscall_nr;             /* -1 unless a refused syscall was seen */
     const char *cpu_source, *memory_source;
-    char error[512];         /* non-empty: the judge failed (SE) */
+    char error[512]; /* non-empty: the judge failed (SE) */
 };
 
 /* supervisor.c */
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* One line on stderr when the slot runs with --verbose: what the supervisor is doing. */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern bool verbose_notes;
+
+/* What the ready message tells the judge about the slot. */
+struct slot_ready {
+    int protocol;         /* PROTOCOL_VERSION */
+    const char *cgroup;   /* "v1", "v2" or "none" */
+    const char *uid;      /* "separate" or "mapped-self" */
+    const char *priority; /* "raised" or "normal" */
+    const char *cgroup_reason;
+};
 
 /* protocol.c */
 int read_request(int sock, char *buf, size_t cap, struct run_request *req);
+int write_ready(int sock, const struct slot_ready *ready, int fd);
 int write_result(int sock, const struct run_result *res);
-int send_line(int sock, const char *line);
-int send_line_with_fd(int sock, const char *line, int fd);
+int write_startup_error(int sock, const char *message);
 
 /* mounts.c */
 void setup_root(const struct slot_config *cfg);
 int reset_tmp(const struct slot_config *cfg);
 
-/* cgroups.c */
-enum cgroup_mode cgroup_detect(void);
+/* cgroups.c; its detection, which judge doctor calls too, is in cgroups.h */
 int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap);
 void cgroup_slot_destroy(void);
 void cgroup_sweep_stale(void);
@@ -97,20 +105,20 @@ int seccomp_install(const unsigned char *bpf, size_t len);
 
 /* sink.c: one of a run's output streams, from the program's pipe to where it goes */
 struct sink {
-    int from;              /* read end of the program's pipe */
-    int to;                /* the destination; -1 drops the bytes */
-    bool regular_file;     /* writes to it never wait for a reader */
+    int from;          /* read end of the program's pipe */
+    int to;            /* the destination; -1 drops the bytes */
+    bool regular_file; /* writes to it never wait for a reader */
     bool splice_ok;
-    bool closed;           /* the pipe reached its end */
-    bool reader_lost;      /* the destination failed: the rest is undelivered */
-    uint64_t limit;        /* bytes kept */
-    uint64_t seen;         /* bytes the program wrote */
-    int spill;             /* memfd of what waits for the reader, -1 until needed */
+    bool closed;      /* the pipe reached its end */
+    bool reader_lost; /* the destination failed: the rest is undelivered */
+    uint64_t limit;   /* bytes kept */
+    uint64_t seen;    /* bytes the program wrote */
+    int spill;        /* memfd of what waits for the reader, -1 until needed */
     uint64_t spill_len, spill_off;
     uint64_t undelivered;
 };
 void sink_open(struct sink *s, int from, int to, uint64_t limit);
-int sink_drain(struct sink *s);          /* 1 when the program wrote past the limit */
+int sink_drain(struct sink *s); /* 1 when the program wrote past the limit */
 bool sink_wants_input(const struct sink *s);
 bool sink_wants_room(const struct sink *s);
 int sink_flush(struct sink *s);
@@ -119,7 +127,10 @@ void sink_close(struct sink *s);
 
 /* spawn.c */
 uint64_t now_ns(void);
-void run_program(const struct slot_config *cfg, const struct run_request *req, struct run_result *res);
-int after_run(const struct slot_config *cfg, const struct run_request *req, char *err, size_t errcap);
+void run_result_init(struct run_result *res);
+void run_program(const struct slot_config *cfg, const struct run_request *req,
+                 struct run_result *res);
+int after_run(const struct slot_config *cfg, const struct run_request *req, char *err,
+              size_t errcap);
 
 #endif

@@ -168,6 +168,18 @@ def test_sandbox_cpu_must_agree_with_the_programs_own_clock():
     assert probes._agrees(534.0, 500.0, "java") and not probes._agrees(534.0, 500.0, "cpp")
 
 
+@pytest.mark.parametrize("status, cpu_ms, wall_ms, starved", [
+    ("BUSY", 922.7, 2000.0, True),     # the sandbox saw it wait for a CPU: inconclusive
+    ("TLE", 400.0, 2000.0, True),      # under half a CPU, stopped by the wall: inconclusive
+    ("TLE", 1200.0, 2000.0, False),    # it had its CPU: the wall limit decided
+    ("OK", 400.0, 500.0, False),
+])
+def test_a_starved_probe_is_inconclusive_not_failed(status, cpu_ms, wall_ms, starved):
+    result = RunResult(status, None, 9, cpu_ms, wall_ms, 1024, 0, "wall-timer", None)
+    run = ProbeRun(result, b"", Limits(time_limit_ms=1000, wall_time_limit_ms=2000), status)
+    assert probes._starved(run) is starved
+
+
 # -- the real audit ------------------------------------------------------------------------------
 
 @pytest.mark.sandbox

@@ -424,6 +424,10 @@ def test_many_tokens_throughput():
 
 @pytest.fixture(scope="module")
 def judge_check_bin(tmp_path_factory) -> Path:
+    """The judge-check under test: JUDGE_CHECK (a sanitizer build, `make sanitize`), else the
+    built one, else one compiled here."""
+    if os.environ.get("JUDGE_CHECK"):
+        return Path(os.environ["JUDGE_CHECK"])
     built = ROOT / "judge" / "_bin" / "judge-check"
     if built.exists():
         return built

@@ -144,12 +144,24 @@ def test_doctor_json_on_a_machine_with_the_features(require_sandbox):
     checks = {c["name"]: c for c in report["checks"]}
     assert report["ok"] is True
     for name in ("user namespaces", "seccomp", "pidfd", "sandbox", "cgroup v1", "cgroup v2",
-                 "cpu-clock timers", "g++", "javac", "python3"):
+                 "cpu clocks", "g++", "javac", "python3"):
         assert name in checks, name
-    for name in ("user namespaces", "seccomp", "pidfd", "sandbox", "vsock"):
+    for name in ("user namespaces", "seccomp", "pidfd", "cpu clocks", "sandbox", "vsock"):
         assert checks[name]["ok"], checks[name]
     assert "refused in the sandbox" in checks["vsock"]["detail"], checks["vsock"]
     assert all(c["without"] for c in checks.values() if not c["ok"])
+
+
+def test_doctor_reports_the_cgroup_detection_the_sandbox_uses(require_sandbox):
+    """The doctor's cgroup checks come from the sandbox's own detection (native/cgroups.h): the
+    mode a started slot picked is one the doctor calls usable, and auto prefers v2."""
+    out = judge("doctor", "--json")
+    checks = {c["name"]: c for c in json.loads(out.stdout)["checks"]}
+    picked = re.search(r"cgroup=(\w+),", checks["sandbox"]["detail"]).group(1)
+    if picked != "none":
+        assert checks[f"cgroup {picked}"]["ok"], (picked, checks[f"cgroup {picked}"])
+    if picked == "v1" and os.environ.get("JUDGE_CGROUP", "auto") == "auto":
+        assert not checks["cgroup v2"]["ok"], checks["cgroup v2"]
 
 
 def test_exec_more_arguments_than_the_supervisor_takes_is_refused(require_sandbox):

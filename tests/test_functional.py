@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import next_slot, scaled
+from conftest import next_slot, quiet_cpu, scaled
 from judge import JudgeError
 from judge.checkers.dataset_comparators import check_lcb_functional
 from judge.functional import check_tests, decode_result, wrap_source
@@ -136,7 +136,7 @@ def test_grader_grade_applies_the_harness(require_sandbox):
              "                return (seen[target - x], i)\n            seen[x] = i\n"
              "if __name__ == '__main__':\n    print(Solution().twoSum([1], 1))\n")
     nested = "class Solution:\n    def twoSum(self, nums, target):\n        return [(0, 1)][0:1]\n"
-    with Grader(slot=next_slot()) as grader:
+    with Grader(slot=next_slot(), cpu=quiet_cpu()) as grader:
         result = grader.grade(right, "python", problem)
         assert result.verdict == "AC", result.to_dict()
         assert len(result.tests) == 2

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PACK_SOURCES, SUITE_CGROUP, scaled, scaled_problem, scaled_time_factors_env
+from conftest import PACK_SOURCES, SUITE_CGROUP, quiet_cpu, scaled, scaled_problem, scaled_time_factors_env
 from judge import JudgeError
 from judge.grade import Grader
 from judge.languages import java_class_name
@@ -48,7 +48,7 @@ def solution(problem_id: str, kind: str, lang: str) -> Path:
 
 @pytest.fixture(scope="module")
 def grader(require_sandbox):
-    with Grader(slot=40) as g:
+    with Grader(slot=40, cpu=quiet_cpu()) as g:
         yield g
 
 

@@ -87,3 +87,27 @@ def test_verbose_logs_what_the_judge_does_and_quiet_logs_nothing(require_sandbox
     assert lines and all(line.startswith("judge: ") for line in lines), loud.stderr
     assert any("judge.compiler: python compile" in line for line in lines), loud.stderr
     assert "AC" in loud.stdout and "AC" in quiet.stdout     # stdout carries the result only
+
+
+def test_a_verbose_supervisor_notes_each_step_and_a_failure_carries_them(require_sandbox, caplog):
+    import logging
+
+    from conftest import next_slot
+    from judge.sandbox import Limits, Sandbox
+    with caplog.at_level(logging.DEBUG, logger="judge.sandbox.slot"):
+        with Sandbox(slot=next_slot()) as sandbox:
+            ok = sandbox.run(["/bin/true"], Limits())
+            failed = sandbox.run(["/no/such/program"], Limits())
+    notes = [r.getMessage() for r in caplog.records if r.name == "judge.sandbox.slot"]
+    assert ok.status == "OK" and any("ran /bin/true: exit 0" in n for n in notes), notes
+    assert any(n.endswith("priority raised") or "cgroup" in n for n in notes), notes
+    assert failed.status == "SE" and failed.error.startswith("cannot execute /no/such/program")
+    assert "(supervisor: " in failed.error and "run /no/such/program" in failed.error
+
+
+def test_a_quiet_supervisor_writes_nothing(require_sandbox):
+    from conftest import next_slot
+    from judge.sandbox import Limits, Sandbox
+    with Sandbox(slot=next_slot()) as sandbox:
+        failed = sandbox.run(["/no/such/program"], Limits())
+    assert failed.error == "cannot execute /no/such/program: No such file or directory"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import next_slot, scaled
+from conftest import next_slot, quiet_cpu, scaled
 from judge.checkers.runner import JUDGE_TESTLIB, CheckerRunner
 from judge.compiler import Compiler
 from judge.grade import Grader
@@ -562,7 +562,7 @@ def test_custom_checker_is_built_once_per_problem(require_sandbox, monkeypatch):
     problem = Problem(id="test/derangement", title="Derangement", statement="", time_limit_ms=2000,
                       memory_limit_mb=256, checker=CHECKERS["derangement"], tests=tests)
     solution = "n = int(input())\nprint(*range(2, n + 1), 1)\n"
-    with Grader(slot=next_slot()) as grader:
+    with Grader(slot=next_slot(), cpu=quiet_cpu()) as grader:
         calls = []
         compile_once = grader.compiler.compile
 

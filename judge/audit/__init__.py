@@ -13,6 +13,7 @@ from judge import JudgeError
 from judge.audit import host
 from judge.audit.probes import Audit, Probe
 from judge.audit.runner import AUDIT_SLOT, ProbeRunner, broken_switches
+from judge.cpus import idlest_cpu
 from judge.languages import Language, get_language
 
 AUDIT_LANGUAGES = ("cpp", "python", "java")
@@ -97,7 +98,7 @@ def run_audit(languages: list[Language], *, explicit: bool = True, quick: bool =
         else:
             report.skipped.append(f"{lang.name}: toolchain not installed")
     if cpu is None:
-        cpu = host.idlest_cpu(facts.cpus)
+        cpu = idlest_cpu(facts.cpus)
     elif cpu not in facts.cpus:
         raise JudgeError(f"CPU {cpu} is not usable here (usable: {', '.join(map(str, facts.cpus))})")
     facts.audit_cpu = cpu

@@ -7,6 +7,8 @@ import platform
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from judge.cpus import usable_cpus
+
 SYS_CPU = "/sys/devices/system/cpu"
 UNSTEADY_GOVERNORS = ("powersave", "ondemand", "conservative")
 
@@ -72,32 +74,6 @@ def smt_groups(cpus: list[int], root: str = SYS_CPU) -> list[list[int]]:
     return groups
 
 
-def _cpu_ticks() -> dict[int, tuple[int, int]]:
-    """cpu -> (busy, total) jiffies from /proc/stat."""
-    ticks = {}
-    for line in (_read(Path("/proc/stat")) or "").splitlines():
-        name, *values = line.split()
-        if name.startswith("cpu") and name[3:].isdigit():
-            numbers = [int(v) for v in values[:8]]
-            idle = numbers[3] + (numbers[4] if len(numbers) > 4 else 0)
-            ticks[int(name[3:])] = (sum(numbers) - idle, sum(numbers))
-    return ticks
-
-
-def idlest_cpu(cpus: list[int], interval: float = 0.5) -> int:
-    """The usable CPU that was the least busy over `interval` seconds (slots pin to CPUs, and
-    other work on a shared machine often crowds the first ones)."""
-    import time
-    before = _cpu_ticks()
-    time.sleep(interval)
-    after = _cpu_ticks()
-
-    def busy(cpu: int) -> float:
-        if cpu not in before or cpu not in after:
-            return 1.0
-        total = after[cpu][1] - before[cpu][1]
-        return (after[cpu][0] - before[cpu][0]) / total if total > 0 else 0.0
-    return min(cpus, key=lambda cpu: (busy(cpu), cpu))
 
 
 def cpu_model() -> str:
@@ -125,7 +101,7 @@ def container_engine() -> str | None:
 
 
 def collect(root: str = SYS_CPU) -> HostFacts:
-    cpus = sorted(os.sched_getaffinity(0))
+    cpus = usable_cpus()
     return HostFacts(cpus=cpus, governors=governors(cpus, root), smt_groups=smt_groups(cpus, root),
                      load_average=os.getloadavg(), kernel=platform.release(),
                      cpu_model=cpu_model())

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from judge.audit.runner import ProbeRun, ProbeRunner
+from judge.cpus import usable_cpus
 from judge.languages import Language
 from judge.verdicts import KilledBy, Status
 
@@ -191,8 +192,12 @@ def _attempts_note(run: ProbeRun, attempts: int, tl: int) -> str:
 
 def _starved(run: ProbeRun) -> bool:
     """The wall timer ended a run that never reached its CPU limit, having had less than half a
-    CPU (the wall limit is at least twice the CPU limit): the CPU limit was never put to test."""
+    CPU (the wall limit is at least twice the CPU limit): the CPU limit was never put to test.
+    The sandbox calls such a run BUSY when it waited for a CPU more than half the time; one
+    that got under half a CPU for another reason (a slow machine) is still TLE by the wall."""
     r = run.result
+    if r.status == Status.BUSY:
+        return True
     return (r.status == Status.TLE and r.killed_by == KilledBy.WALL_TIMER and
             r.cpu_time_ms < run.limits.time_limit_ms and r.wall_time_ms > 0 and
             r.cpu_time_ms / r.wall_time_ms < 0.5)
@@ -352,9 +357,9 @@ class Audit:
             run = self._run(language, stdin)
             r = run.result
             if expect_ok:
-                again = r.status == Status.TLE
+                again = r.status in (Status.TLE, Status.BUSY)
             else:
-                again = r.status == Status.TLE and r.killed_by != KilledBy.CPU_TIMER
+                again = _starved(run) or (r.status == Status.TLE and r.killed_by != KilledBy.CPU_TIMER)
             if not again:
                 return run, attempt
             if attempt < ATTEMPTS:
@@ -628,7 +633,7 @@ class Audit:
 
     def _busy_cores(self) -> list[subprocess.Popen]:
         workers = []
-        for cpu in sorted(os.sched_getaffinity(0)):
+        for cpu in usable_cpus():
             workers.append(subprocess.Popen(
                 [sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -18,7 +18,6 @@ dropped and judged on the next run.
 from __future__ import annotations
 
 import logging
-import os
 import queue
 import signal
 import threading
@@ -30,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge import JudgeError, __version__
+from judge.cpus import idlest_cpu, usable_cpus
 from judge.evaluate.extract import extract_code, language_from_tag
 from judge.evaluate.generations import Generation, read_generations
 from judge.evaluate.progress import DEFAULT_INTERVAL_S, EvalProgress
@@ -230,13 +230,6 @@ def _se_record(task: Task, message: str) -> dict:
             "time_limit_ms": 0, "memory_limit_mb": task.problem.memory_limit_mb, "error": message}
 
 
-def host_cpus() -> list[int]:
-    try:
-        return sorted(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return list(range(os.cpu_count() or 1))
-
-
 class Pool:
     """``jobs`` threads, thread i owning Grader(slot=slot_base+i, cpu=cpus[i]). A Grader's
     supervisors die with the thread that started them (PR_SET_PDEATHSIG), so each grader lives
@@ -389,7 +382,10 @@ def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig, cpus
     jobs = max(1, min(jobs, len(tasks)))
     label = "judging" if phase == "parallel" else "re-running TLEs alone"
     bar = progress.phase(f"{label} ({jobs} slot{'s' if jobs > 1 else ''})", len(tasks))
-    pool = Pool(tasks, jobs, cpus if phase == "parallel" else cpus[:1], cfg.slot_base, cfg.testlib)
+    # Re-runs go alone to the CPU other work leaves the most room on: a run starved there
+    # (BUSY) or slowed (a TLE near its limit) gets its fairest chance.
+    pool = Pool(tasks, jobs, cpus if phase == "parallel" else [idlest_cpu(cpus, 0.3)],
+                cfg.slot_base, cfg.testlib)
     started = time.monotonic()
     pool.start()
     finished_workers = 0
@@ -458,7 +454,7 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
     from judge.languages import time_factors_from_env
     wall_started = time.monotonic()
     time_factors_from_env()
-    cpus = host_cpus()
+    cpus = usable_cpus()
     jobs = cfg.jobs if cfg.jobs is not None else len(cpus)
     if jobs < 1:
         raise JudgeError(f"--jobs must be at least 1, got {jobs}")
@@ -523,4 +519,4 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
 
 
 __all__ = ["evaluate", "EvalConfig", "EvalInterrupted", "needs_rerun",
-           "prepare_samples", "host_cpus"]
+           "prepare_samples"]

@@ -3,26 +3,35 @@ each run inside them (docs/design.md §2, process tree)."""
 from __future__ import annotations
 
 import array
+import dataclasses
+import logging
 import os
 import socket
-import struct
 import subprocess
+import tempfile
 import threading
 from pathlib import Path
 from typing import BinaryIO
 
 from judge import JudgeError
+from judge.cpus import usable_cpus
 from judge.ownership import ThreadOwner
+from judge.sandbox import protocol
+from judge.sandbox.errors import SandboxError
 from judge.sandbox.policy import FORKING_POLICIES, policy_bpf, syscall_name
 from judge.sandbox.result import Limits, RunResult
 from judge.sandbox.verdict import classify
 
+logger = logging.getLogger(__name__)
+# How many of the supervisor's last lines a judge failure carries (it writes one a step with
+# --verbose, which the judge passes when this logger is at DEBUG: `judge --verbose`).
+FAILURE_NOTES = 6
+
 SUPERVISOR = Path(__file__).resolve().parent.parent / "_bin" / "judge-supervisor"
+# Another supervisor executable to start instead, e.g. a sanitizer build (`make sanitize`).
+SUPERVISOR_ENV = "JUDGE_SUPERVISOR"
 DEFAULT_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
                "TMPDIR": "/tmp"}
-
-(TAG_ARG, TAG_ENV, TAG_CPU_MS, TAG_WALL_MS, TAG_MEMORY, TAG_OUTPUT, TAG_STDERR, TAG_FILE_SIZE,
- TAG_PROCESSES, TAG_OPEN_FILES, TAG_ADDRESS_SPACE, TAG_BPF, TAG_FDS, TAG_CWD) = range(1, 15)
 
 CGROUP_MODES = ("auto", "v1", "v2", "none")
 CGROUP_ENV = "JUDGE_CGROUP"   # the default cgroup mode of every Sandbox
@@ -36,8 +45,6 @@ DELIVERY_TIMEOUT_MS = 60_000
 # Beyond the limits, what a reply or the start of a slot may take on a loaded machine before
 # the supervisor is taken for hung.
 REPLY_SLACK_S = 60
-# The supervisor's bounds on a request (native/supervisor.h).
-MAX_ARGS, MAX_ENV, REQUEST_MAX = 256, 128, 1 << 20
 
 
 def _become_subreaper() -> None:
@@ -65,22 +72,6 @@ def _linger(process: subprocess.Popen) -> None:
 def _reap_lingering() -> None:
     with _LINGERING_LOCK:
         _LINGERING[:] = [p for p in _LINGERING if p.poll() is None]
-
-
-class SandboxError(JudgeError):
-    """The sandbox cannot be set up here (missing kernel feature, bad box, dead supervisor)."""
-
-
-def _record(tag: int, data: bytes) -> bytes:
-    return struct.pack("<HI", tag, len(data)) + data
-
-
-def _number(tag: int, value: float) -> bytes:
-    return _record(tag, struct.pack("<Q", int(value)))
-
-
-def _text(tag: int, value: str) -> bytes:
-    return _record(tag, os.fsencode(value) + b"\0")
 
 
 class Sandbox:
@@ -132,11 +123,13 @@ class Sandbox:
         self.priority_raised = False
         self._process: subprocess.Popen | None = None
         self._sock: socket.socket | None = None
+        self._notes: BinaryIO | None = None      # the supervisor's stderr
+        self._notes_read = 0
         self._owner = ThreadOwner("Sandbox")
 
     @staticmethod
     def _default_cpu(slot: int) -> int:
-        cpus = sorted(os.sched_getaffinity(0))
+        cpus = usable_cpus()
         return cpus[slot % len(cpus)]
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -144,14 +137,20 @@ class Sandbox:
         self._owner.check()
         if self._process is not None:
             return self
-        if not SUPERVISOR.exists():
-            raise SandboxError(f"the supervisor is not built ({SUPERVISOR}); run `make setup`")
+        supervisor = Path(os.environ.get(SUPERVISOR_ENV) or SUPERVISOR)
+        if not supervisor.exists():
+            raise SandboxError(f"the supervisor is not built ({supervisor}); run `make setup`"
+                               if supervisor == SUPERVISOR else
+                               f"{SUPERVISOR_ENV}={supervisor} names no file")
+        protocol.definitions()   # the native module is built, before anything is started
         _become_subreaper()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        args = [str(SUPERVISOR), "--sock", str(theirs.fileno()), "--slot", str(self.slot),
+        args = [str(supervisor), "--sock", str(theirs.fileno()), "--slot", str(self.slot),
                 "--cpu", str(self.cpu), "--tmp-mb", str(self.tmp_size_mb),
                 "--cgroup", self.cgroup_request, "--parent-pid", str(os.getpid()),
                 "--delivery-ms", str(self.delivery_timeout_ms)]
+        if logger.isEnabledFor(logging.DEBUG):
+            args.append("--verbose")
         if self.box is not None:
             args += ["--box", str(self.box)]
         if self.box_writable:
@@ -165,27 +164,28 @@ class Sandbox:
         try:
             # A session of its own: a terminal's Ctrl-C is the judge's to handle, it must not
             # reach the supervisor and the program it is running.
+            # Its stderr is a file, not a pipe: a verbose supervisor never blocks on it.
+            self._notes = tempfile.TemporaryFile(prefix="judge-supervisor-")
+            self._notes_read = 0
             self._process = subprocess.Popen(args, pass_fds=(theirs.fileno(),), close_fds=True,
                                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.PIPE, start_new_session=True)
+                                             stderr=self._notes, start_new_session=True)
         finally:
             theirs.close()
         self._sock = ours
         try:
-            ready = self._receive_ready(REPLY_SLACK_S)
+            message = self._receive_ready(REPLY_SLACK_S)
         except TimeoutError:
-            ready = f"error the supervisor did not start within {REPLY_SLACK_S} s"
-        if not ready.startswith("ready"):
-            detail = ready[len("error "):] if ready.startswith("error ") else ready
+            message = f"error the supervisor did not start within {REPLY_SLACK_S} s"
+        try:
+            ready = protocol.parse_ready(message)
+        except SandboxError:
             self.close()
-            raise SandboxError(f"cannot start the sandbox: {detail or 'the supervisor died'}")
-        first, _, rest = ready.partition("\n")
-        fields = dict(part.split("=", 1) for part in first.split()[1:])
-        notes = dict(line.split("=", 1) for line in rest.splitlines() if "=" in line)
-        self.cgroup = fields["cgroup"]
-        self.uid_mode = fields["uid"]
-        self.priority_raised = fields["priority"] == "raised"
-        self.cgroup_reason = notes.get("cgroup_reason") or None
+            raise
+        self.cgroup = ready.text("cgroup")
+        self.uid_mode = ready.text("uid")
+        self.priority_raised = ready.text("priority") == "raised"
+        self.cgroup_reason = ready.text("cgroup_reason") or None
         return self
 
     def close(self, wait: bool = True) -> None:
@@ -201,9 +201,11 @@ class Sandbox:
         if self.box_fd is not None:
             os.close(self.box_fd)
             self.box_fd = None
+        if self._notes is not None:
+            self._log_notes()
+            self._notes.close()
+            self._notes = None
         if self._process is not None:
-            if self._process.stderr:
-                self._process.stderr.close()
             if wait:
                 try:
                     self._process.wait(timeout=5)
@@ -249,9 +251,9 @@ class Sandbox:
             self.box_fd = fds.pop()
         for fd in fds:
             os.close(fd)
-        return data.decode(errors="replace").strip()
+        return data.decode(errors="replace")
 
-    def _receive_line(self, timeout_s: float | None = None) -> str:
+    def _receive_reply(self, timeout_s: float | None = None) -> str:
         assert self._sock is not None
         self._sock.settimeout(timeout_s)
         try:
@@ -260,7 +262,7 @@ class Sandbox:
             raise
         except OSError:
             data = b""
-        return data.decode(errors="replace").strip()
+        return data.decode(errors="replace")
 
     def _reply_timeout_s(self, limits: Limits) -> float:
         """How long a reply may take: the wall limit, then the delivery of buffered output to a
@@ -286,43 +288,61 @@ class Sandbox:
             fds = [self._stdin_fd(stdin, opened), self._sink_fd(stdout, opened),
                    self._sink_fd(stderr, opened)]
             message = self._encode(argv, limits, env, policy or self.policy, cwd, fds)
-            attached = [fd for fd in fds if fd is not None]
-            try:
-                socket.send_fds(self._sock, [message], attached)
-            except OSError as exc:
-                if isinstance(exc, ConnectionError):   # dead: the next run starts a fresh one
-                    self.close()
-                raise SandboxError(f"the sandbox supervisor is gone: {exc}") from None
-            try:
-                reply = self._receive_line(self._reply_timeout_s(limits))
-            except TimeoutError:
-                self._process.kill()
-                self.close()
-                raise SandboxError("the sandbox supervisor did not answer within "
-                                   f"{self._reply_timeout_s(limits):.0f} s") from None
+            reply = self._exchange(message, [fd for fd in fds if fd is not None], limits)
         finally:
             for fd in opened:
                 os.close(fd)
-        if not reply or reply.startswith("error"):
-            detail = self._supervisor_stderr()
+        result = self._decode(reply, limits, self._process_accounting(policy or self.policy))
+        notes = self._log_notes()
+        if result.error and notes:
+            # A judge failure carries what the supervisor was doing (with --verbose, each step).
+            return dataclasses.replace(result, error=f"{result.error} (supervisor: "
+                                                     f"{' | '.join(notes[-FAILURE_NOTES:])})")
+        return result
+
+    def _exchange(self, message: bytes, fds: list[int], limits: Limits) -> str:
+        """Sends one request with its descriptors and returns the supervisor's reply."""
+        assert self._sock is not None and self._process is not None
+        try:
+            socket.send_fds(self._sock, [message], fds)
+        except OSError as exc:
+            if isinstance(exc, ConnectionError):   # dead: the next run starts a fresh one
+                self.close()
+            raise SandboxError(f"the sandbox supervisor is gone: {exc}") from None
+        try:
+            reply = self._receive_reply(self._reply_timeout_s(limits))
+        except TimeoutError:
+            self._process.kill()
+            self.close()
+            raise SandboxError("the sandbox supervisor did not answer within "
+                               f"{self._reply_timeout_s(limits):.0f} s") from None
+        if not reply or reply.startswith("error "):   # the supervisor's last words
+            try:
+                self._process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                pass
+            detail = " | ".join(self._log_notes()[-FAILURE_NOTES:])
             self.close()
             raise SandboxError(f"the sandbox supervisor died{': ' + detail if detail else ''}")
-        return self._decode(reply, limits, self._process_accounting(policy or self.policy))
+        return reply
+
+    def _log_notes(self) -> list[str]:
+        """The lines the supervisor wrote since the last call, each also logged."""
+        if self._notes is None:
+            return []
+        self._notes.seek(self._notes_read)
+        data = self._notes.read()
+        self._notes_read += len(data)
+        lines = [line for line in data.decode(errors="replace").splitlines() if line.strip()]
+        for line in lines:
+            logger.debug("%s", line)
+        return lines
 
     def _process_accounting(self, policy: str) -> str | None:
         """Without a cgroup, how the processes of a run are accounted for (RunResult.sources)."""
         if self.cgroup != "none":
             return None
         return "waited-children" if policy in FORKING_POLICIES else "threads-only"
-
-    def _supervisor_stderr(self) -> str:
-        if self._process is None or self._process.stderr is None:
-            return ""
-        try:
-            self._process.wait(timeout=2)
-            return self._process.stderr.read().decode(errors="replace").strip().splitlines()[-1]
-        except Exception:
-            return ""
 
     @staticmethod
     def _stdin_fd(stdin: Stdin, opened: list[int]) -> int | None:
@@ -351,7 +371,7 @@ class Sandbox:
             return None
         if isinstance(sink, int):
             return sink
-        if hasattr(sink, "fileno"):
+        if not isinstance(sink, (str, os.PathLike)):   # a binary file
             sink.flush()
             return sink.fileno()
         try:
@@ -365,24 +385,26 @@ class Sandbox:
         environment = dict(self.env)
         if env:
             environment.update(env)
-        if len(argv) > MAX_ARGS or len(environment) > MAX_ENV:
-            raise JudgeError(f"at most {MAX_ARGS} arguments and {MAX_ENV} environment variables "
-                             f"reach the sandbox (got {len(argv)} and {len(environment)})")
+        bounds = protocol.definitions()
+        if len(argv) > bounds.max_args or len(environment) > bounds.max_env:
+            raise JudgeError(f"at most {bounds.max_args} arguments and {bounds.max_env} "
+                             f"environment variables reach the sandbox (got {len(argv)} and "
+                             f"{len(environment)})")
         if any("\0" in str(item) for item in [*argv, *environment, *environment.values(), cwd or ""]):
             raise JudgeError("a NUL byte in the command, its environment or its directory")
-        parts = [_text(TAG_ARG, str(a)) for a in argv]
-        parts += [_text(TAG_ENV, f"{k}={v}") for k, v in environment.items()]
+        parts = [protocol.text("ARG", str(a)) for a in argv]
+        parts += [protocol.text("ENV", f"{k}={v}") for k, v in environment.items()]
         parts += [
-            _number(TAG_CPU_MS, limits.time_limit_ms),
-            _number(TAG_WALL_MS, limits.wall_ms),
-            _number(TAG_MEMORY, limits.memory_limit_mb * MB),
-            _number(TAG_OUTPUT, limits.output_limit_mb * MB),
-            _number(TAG_STDERR, limits.stderr_limit_mb * MB),
-            _number(TAG_FILE_SIZE, limits.file_size_limit_mb * MB),
-            _number(TAG_PROCESSES, limits.processes),
-            _number(TAG_OPEN_FILES, limits.open_files),
-            _record(TAG_BPF, policy_bpf(policy, without_cgroup=self.cgroup == "none")),
-            _number(TAG_FDS, sum(1 << i for i, fd in enumerate(fds) if fd is not None)),
+            protocol.number("CPU_MS", limits.time_limit_ms),
+            protocol.number("WALL_MS", limits.wall_ms),
+            protocol.number("MEMORY", limits.memory_limit_mb * MB),
+            protocol.number("OUTPUT", limits.output_limit_mb * MB),
+            protocol.number("STDERR", limits.stderr_limit_mb * MB),
+            protocol.number("FILE_SIZE", limits.file_size_limit_mb * MB),
+            protocol.number("PROCESSES", limits.processes),
+            protocol.number("OPEN_FILES", limits.open_files),
+            protocol.record("BPF", policy_bpf(policy, without_cgroup=self.cgroup == "none")),
+            protocol.number("FDS", protocol.fd_mask(*(fd is not None for fd in fds))),
         ]
         if self.cgroup == "none" and policy != "java":
             # Without a memory cgroup the supervisor's watch of resident memory decides MLE; the
@@ -391,41 +413,37 @@ class Sandbox:
             # threads as the run may have. The JVM breaks under any address-space limit and
             # bounds itself with -Xmx.
             stacks = limits.memory_limit_mb * MB * limits.processes
-            parts.append(_number(TAG_ADDRESS_SPACE, stacks + limits.memory_limit_mb * MB * 4
-                                 + 1024 * MB))
+            parts.append(protocol.number("ADDRESS_SPACE", stacks + limits.memory_limit_mb * MB * 4
+                                         + 1024 * MB))
         if cwd:
-            parts.append(_text(TAG_CWD, cwd))
+            parts.append(protocol.text("CWD", cwd))
         message = b"".join(parts)
-        if len(message) > REQUEST_MAX:
+        if len(message) > bounds.request_max:
             raise JudgeError(f"the command and its environment take {len(message)} bytes; "
-                             f"the sandbox takes at most {REQUEST_MAX}")
+                             f"the sandbox takes at most {bounds.request_max}")
         return message
 
     @staticmethod
     def _decode(reply: str, limits: Limits, processes: str | None) -> RunResult:
-        raw = {}
-        for line in reply.splitlines():
-            key, _, value = line.partition("=")
-            raw[key] = value
-        number = raw.get("syscall", "-1")
+        fields = protocol.parse_reply(reply)
+        number = fields.number("syscall")
         return classify(
             limits=limits,
-            exit_code=int(raw.get("exit_code", -1)),
-            signal=int(raw.get("signal", 0)),
-            cpu_ns=int(raw.get("cpu_ns", 0)),
-            setup_ns=int(raw.get("setup_ns", 0)),
-            wall_ns=int(raw.get("wall_ns", 0)),
-            memory_bytes=int(raw.get("memory_bytes", 0)),
-            output_bytes=int(raw.get("output_bytes", 0)),
-            undelivered_bytes=int(raw.get("undelivered_bytes", 0)),
-            waiting_ns=int(raw.get("waiting_ns", 0)),
-            oom_kills=int(raw.get("oom_kills", 0)),
-            killed_by=raw.get("killed_by") or None,
-            syscall=syscall_name(int(number)) if int(number) >= 0 else None,
-            sources={"cpu": raw.get("cpu_source") or "rusage",
-                     "memory": raw.get("memory_source") or "rusage",
+            exit_code=fields.number("exit_code"),
+            signal=fields.number("signal"),
+            cpu_ns=fields.number("cpu_ns"),
+            setup_ns=fields.number("setup_ns"),
+            wall_ns=fields.number("wall_ns"),
+            memory_bytes=fields.number("memory_bytes"),
+            output_bytes=fields.number("output_bytes"),
+            undelivered_bytes=fields.number("undelivered_bytes"),
+            waiting_ns=fields.number("waiting_ns"),
+            oom_kills=fields.number("oom_kills"),
+            killed_by=fields.text("killed_by") or None,
+            syscall=syscall_name(number) if number >= 0 else None,
+            sources={"cpu": fields.text("cpu_source"), "memory": fields.text("memory_source"),
                      **({"processes": processes} if processes else {})},
-            error=raw.get("error") or None,
+            error=fields.text("error") or None,
         )
 
 

@@ -1,0 +1,97 @@
+/* The supervisor protocol, defined once: the supervisor is built from this header, and the cffi
+ * module judge._native exposes the same definitions to judge/sandbox/protocol.py, which reads
+ * them from there (docs/protocol.md). */
+#ifndef JUDGE_PROTOCOL_H
+#define JUDGE_PROTOCOL_H
+
+/* Raised on any change a peer built from other sources would misread. */
+#define PROTOCOL_VERSION 1
+
+#define PROTOCOL_MAX_ARGS 256
+#define PROTOCOL_MAX_ENV 128
+#define PROTOCOL_REQUEST_MAX (1u << 20) /* bytes of one request message */
+
+/* Request records: X(name, tag). The tag is what travels. */
+/* One record a line. */
+// clang-format off
+#define PROTOCOL_REQUEST_TAGS(X) \
+    X(ARG, 1)                    \
+    X(ENV, 2)                    \
+    X(CPU_MS, 3)                 \
+    X(WALL_MS, 4)                \
+    X(MEMORY, 5)                 \
+    X(OUTPUT, 6)                 \
+    X(STDERR, 7)                 \
+    X(FILE_SIZE, 8)              \
+    X(PROCESSES, 9)              \
+    X(OPEN_FILES, 10)            \
+    X(ADDRESS_SPACE, 11)         \
+    X(BPF, 12)                   \
+    X(FDS, 13)                   \
+    X(CWD, 14)
+// clang-format on
+
+enum request_tag {
+#define PROTOCOL_TAG_ENUM(name, tag) TAG_##name = tag,
+    PROTOCOL_REQUEST_TAGS(PROTOCOL_TAG_ENUM)
+#undef PROTOCOL_TAG_ENUM
+};
+
+/* The FDS record's bits: which standard streams come attached, in this order. */
+#define PROTOCOL_FD_BITS(X) X(STDIN, 1) X(STDOUT, 2) X(STDERR, 4)
+
+enum request_fd_bit {
+#define PROTOCOL_FD_ENUM(name, bit) FD_##name = bit,
+    PROTOCOL_FD_BITS(PROTOCOL_FD_ENUM)
+#undef PROTOCOL_FD_ENUM
+};
+
+/* The ready message's fields after its "ready" line: X(key, kind, member of struct
+ * slot_ready), sent in this order. Kinds: int, u64, text (one line). */
+// clang-format off
+#define PROTOCOL_READY_FIELDS(X)             \
+    X(protocol, int, protocol)               \
+    X(cgroup, text, cgroup)                  \
+    X(uid, text, uid)                        \
+    X(priority, text, priority)              \
+    X(cgroup_reason, text, cgroup_reason)
+
+/* The reply's fields: X(key, kind, member of struct run_result), sent in this order. */
+#define PROTOCOL_REPLY_FIELDS(X)                 \
+    X(exit_code, int, exit_code)                 \
+    X(signal, int, signal)                       \
+    X(cpu_ns, u64, cpu_ns)                       \
+    X(wall_ns, u64, wall_ns)                     \
+    X(memory_bytes, u64, memory_bytes)           \
+    X(output_bytes, u64, output_bytes)           \
+    X(stderr_bytes, u64, stderr_bytes)           \
+    X(setup_ns, u64, setup_ns)                   \
+    X(undelivered_bytes, u64, undelivered_bytes) \
+    X(waiting_ns, u64, waiting_ns)               \
+    X(oom_kills, u64, oom_kills)                 \
+    X(killed_by, text, killed_by)                \
+    X(syscall, int, syscall_nr)                  \
+    X(cpu_source, text, cpu_source)              \
+    X(memory_source, text, memory_source)        \
+    X(error, text, error)
+// clang-format on
+
+/* The same definitions as data, for the Python side. */
+struct protocol_name {
+    const char *name;
+    unsigned value;
+};
+struct protocol_field {
+    const char *key;
+    const char *kind;
+};
+extern const struct protocol_name protocol_request_tags[];
+extern const int protocol_request_tag_count;
+extern const struct protocol_name protocol_fd_bits[];
+extern const int protocol_fd_bit_count;
+extern const struct protocol_field protocol_ready_fields[];
+extern const int protocol_ready_field_count;
+extern const struct protocol_field protocol_reply_fields[];
+extern const int protocol_reply_field_count;
+
+#endif
