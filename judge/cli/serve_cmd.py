@@ -47,7 +47,7 @@ def serve_command(
     if token_file is not None:
         options["tokens"] = read_tokens(token_file)
     try:
-        settings = Settings(**options)
+        settings = Settings.model_validate(options)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         raise fail(f"bad settings: {problems}") from None

@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from judge import JudgeError
-from judge.evaluate.runner import host_cpus
+from judge.cpus import usable_cpus
 
 MiB = 1 << 20
 # Slot numbers (sandbox uids) of the service: away from `judge eval` (0..), judge.api (400-599),
@@ -23,7 +23,7 @@ class Settings(BaseModel):
 
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=0, le=65535)
-    slots: int = Field(default_factory=lambda: len(host_cpus()), ge=1, le=256)
+    slots: int = Field(default_factory=lambda: len(usable_cpus()), ge=1, le=256)
     slot_base: int = Field(default=DEFAULT_SLOT_BASE, ge=0, le=100_000)
     # Jobs waiting for a slot; past it a request is answered 503 with Retry-After.
     queue_size: int = Field(default=0, ge=0, description="0: 16 per slot, at least 64")
@@ -74,7 +74,7 @@ class Settings(BaseModel):
         return self.queue_size or max(64, 16 * self.slots)
 
     def slot_cpu(self, index: int) -> int:
-        cpus = host_cpus()
+        cpus = usable_cpus()
         return cpus[index % len(cpus)]
 
 
