@@ -60,7 +60,10 @@ fi
 # --- the Python dependencies: pinned to the tested .venv, downloaded with the host's pip ------
 wheels=images/wheels
 mkdir -p "$wheels"
-"$PYTHON" -m pip freeze --all --exclude-editable | grep -v '^judge[= @]' > "$wheels/constraints.txt.new"
+# The judge's own requirements are part of the key: a dependency added to pyproject.toml that the
+# .venv already had would otherwise leave the old download in place, without it.
+{ echo "# pyproject.toml $(sha256sum pyproject.toml | cut -c1-16)"
+  "$PYTHON" -m pip freeze --all --exclude-editable | grep -v '^judge[= @]'; } > "$wheels/constraints.txt.new"
 if ! cmp -s "$wheels/constraints.txt.new" "$wheels/constraints.txt"; then
   log "downloading the Python dependencies into $wheels"
   rm -f "$wheels"/*.whl "$wheels"/*.tar.gz "$wheels"/*.zip
