@@ -325,7 +325,9 @@ class RayCluster:
         try:
             if self.address == LOCAL:
                 from judge.cpus import usable_cpus
-                ray.init(num_cpus=len(usable_cpus()), include_dashboard=False, **options)
+                # "local": a new instance even when this machine belongs to a cluster.
+                ray.init(address="local", num_cpus=len(usable_cpus()), include_dashboard=False,
+                         **options)
             else:
                 ray.init(address=self.address, **options)
         except Exception as exc:
