@@ -459,6 +459,8 @@ def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig,
                                      "first_verdict": first, "reruns": reruns}
             for k, v in out.timing.items():
                 stats[k] = stats.get(k, 0.0) + v
+            by_phase = stats.setdefault("phase_grade_ms", {})
+            by_phase[phase] = by_phase.get(phase, 0.0) + out.timing.get("grade_ms", 0.0)
             stats["judged"] = stats.get("judged", 0) + 1
             stats[f"judged_{phase}"] = stats.get(f"judged_{phase}", 0) + 1
             bar.advance()
