@@ -54,6 +54,8 @@ DEPTH = 2                    # tasks queued on a worker: the next one is there w
 MAX_ATTEMPTS = 3             # workers a task may be lost with before it is a judge failure
 MAX_REPLACEMENTS = 3         # replacement workers started on one node in one phase
 READY_TIMEOUT_S = 1800.0     # a worker's start may include its node's first audit
+READY_GRACE_S = 20.0         # once one worker is ready, the others join the phase as they come
+REPLACE_AFTER_S = 3.0        # a removed node is marked dead within this; then no replacement
 PROBLEM_CACHE = 32           # problems a worker keeps deserialized
 
 
@@ -311,6 +313,7 @@ class RayCluster:
         self.lost = 0
         self.phases: dict[str, dict] = {}
         self.handles: list[_Handle] = []
+        self.late: list[_Handle] = []      # still starting when the judging began
         self._refs: dict[str, Any] = {}    # problem id -> object ref
         self._connect()
         try:
@@ -410,17 +413,24 @@ class RayCluster:
                              f"so nothing was judged: {reasons}")
         return ready
 
-    def _await_ready(self, handles: list[_Handle]) -> list[_Handle]:
-        """Waits for every worker's start; returns those that accept work."""
+    def _await_ready(self, handles: list[_Handle], grace: bool = True) -> list[_Handle]:
+        """Waits for the workers' start; returns those that accept work. Once one is ready the
+        others get READY_GRACE_S more (a node auditing itself first takes a minute, Ray may
+        still be freeing a CPU): those still starting then join the parallel phase when they
+        are ready (`late`)."""
         pending = {h.ready_ref: h for h in handles}
         deadline = time.monotonic() + READY_TIMEOUT_S
         ready: list[_Handle] = []
         while pending and time.monotonic() < deadline:
             done, _ = self.ray.wait(list(pending), num_returns=1, timeout=1.0)
             for ref in done:
-                self._accept(pending.pop(ref), ref, ready)
-        for h in pending.values():
-            self._refuse(h, f"did not start within {READY_TIMEOUT_S:.0f} s")
+                if self._accept(pending.pop(ref), ref, ready) and grace:
+                    deadline = min(deadline, time.monotonic() + READY_GRACE_S)
+        if ready and grace:
+            self.late.extend(pending.values())
+        else:
+            for h in pending.values():
+                self._refuse(h, f"did not start within {READY_TIMEOUT_S:.0f} s")
         return ready
 
     def _accept(self, h: _Handle, ref: Any, ready: list[_Handle]) -> bool:
@@ -456,16 +466,29 @@ class RayCluster:
         self._kill(h)
 
     def _kill(self, h: _Handle, graceful: bool = False) -> None:
-        h.alive = False
+        self._kill_all([h], graceful)
+
+    def _kill_all(self, handles: list[_Handle], graceful: bool = False) -> None:
+        """Ends workers; gracefully: each closes its Grader first (its slots' clean-up)."""
         if graceful:
+            closing = []
+            for h in handles:
+                if h.alive:
+                    try:
+                        closing.append(h.actor.close.remote())
+                    except Exception:
+                        pass
+            if closing:
+                try:
+                    self.ray.wait(closing, num_returns=len(closing), timeout=30)
+                except Exception:
+                    pass
+        for h in handles:
+            h.alive = False
             try:
-                self.ray.get(h.actor.close.remote(), timeout=30)
+                self.ray.kill(h.actor)
             except Exception:
                 pass
-        try:
-            self.ray.kill(h.actor)
-        except Exception:
-            pass
 
     # -- what the evaluation asks
 
@@ -516,16 +539,18 @@ class RayCluster:
         raise JudgeError("no judge worker of the cluster is left to check the problems with")
 
     def pool(self, tasks: list[Task], jobs: int, phase: str) -> RayPhase:
+        late: list[_Handle] = []
         if phase == "parallel":
             handles, self.handles = self.handles, []
+            late, self.late = self.late, []
         else:
-            for h in self.handles:       # the parallel phase's workers leave the machines quiet
-                self._kill(h, graceful=True)
-            self.handles = []
+            # The parallel phase's workers leave the machines quiet for the re-runs.
+            self._kill_all(self.handles + self.late, graceful=True)
+            self.handles, self.late = [], []
             handles = self._rerun_worker()
         problems = list({t.problem.id: t.problem for t in tasks}.values())
         refs = dict(zip([p.id for p in problems], self._problem_refs(problems), strict=True))
-        return RayPhase(self, handles, tasks, refs, phase, jobs)
+        return RayPhase(self, handles, tasks, refs, phase, jobs, late)
 
     def _rerun_worker(self) -> list[_Handle]:
         """One worker for the re-runs, on the driver's node when it is one of the nodes the
@@ -533,7 +558,7 @@ class RayCluster:
         used = [n for n in self._alive_nodes() if n.node_id in self.nodes_used] or \
             [n for n in self._alive_nodes() if n.capacity > 0]
         for node in used:
-            ready = self._await_ready([self._spawn(node, None)])
+            ready = self._await_ready([self._spawn(node, None)], grace=False)
             if ready:
                 return ready
         raise JudgeError("no judge worker could start for the TLE re-runs")
@@ -563,9 +588,8 @@ class RayCluster:
             pass
 
     def close(self) -> None:
-        for h in self.handles:
-            self._kill(h, graceful=True)
-        self.handles = []
+        self._kill_all(self.handles + self.late, graceful=True)
+        self.handles, self.late = [], []
         if self.started_ray:
             try:
                 self.ray.shutdown()
@@ -579,8 +603,9 @@ class RayPhase:
     the workers, DEPTH at a time each, and puts an Outcome per task on `results`, then None."""
 
     def __init__(self, cluster: RayCluster, handles: list[_Handle], tasks: list[Task],
-                 refs: dict[str, Any], phase: str, jobs: int) -> None:
+                 refs: dict[str, Any], phase: str, jobs: int, late: list[_Handle]) -> None:
         self.cluster = cluster
+        self.late = late
         self.ray = cluster.ray
         self.handles = list(handles)
         self.phase = phase
@@ -593,6 +618,7 @@ class RayPhase:
         self.label = (f"{len(handles)} Ray worker{'s' if len(handles) > 1 else ''} on {nodes} "
                       f"node{'s' if nodes > 1 else ''}")
         self.replacements: collections.Counter[str] = collections.Counter()
+        self.to_replace: list[tuple[float, _Handle]] = []   # (when to decide, the lost worker)
         self.thread = threading.Thread(target=self._dispatch, name="judge-ray-dispatch", daemon=True)
 
     def start(self) -> RayPhase:
@@ -605,7 +631,7 @@ class RayPhase:
 
     def _dispatch(self) -> None:
         inflight: dict[Any, tuple[_Job, _Handle]] = {}
-        starting: dict[Any, _Handle] = {}
+        starting: dict[Any, _Handle] = {h.ready_ref: h for h in self.late}
         done: set[str] = set()
         try:
             self._loop(inflight, starting, done)
@@ -619,11 +645,7 @@ class RayPhase:
                     done.add(job.task.jk.key)
                     self._put_se(job, message)
         finally:
-            for h in self.handles + list(starting.values()):
-                if h.alive:
-                    self.cluster._kill(h, graceful=True)
-                else:
-                    self.cluster._kill(h)
+            self.cluster._kill_all(self.handles + list(starting.values()), graceful=True)
             self.cluster.phases[self.phase] = {
                 "workers": sorted({h.where for h in self.handles if h.graded}),
                 "replacements": sum(self.replacements.values())}
@@ -656,7 +678,8 @@ class RayPhase:
                         self._submit(h, self.pending.popleft(), inflight)
                 if not inflight and not self.pending:
                     return
-                if not inflight and not starting:
+                self._replace_due(starting)
+                if not inflight and not starting and not self.to_replace:
                     message = ("every Ray worker was lost; " + "; ".join(
                         f"{f['node']} slot {f['slot']}: {f['error']}"
                         for f in self.cluster.faults[-3:]))
@@ -666,6 +689,9 @@ class RayPhase:
                         self._put_se(job, message)
                     return
             refs = list(inflight) + list(starting)
+            if not refs:             # only replacements to decide on
+                time.sleep(0.1)
+                continue
             ready, _ = self.ray.wait(refs, num_returns=1, timeout=0.25)
             if ready:
                 more, _ = self.ray.wait(refs, num_returns=len(refs), timeout=0)
@@ -719,22 +745,31 @@ class RayPhase:
         elif not self.stop.is_set():
             self.cluster.retried += 1
             self.pending.appendleft(job)
-        if was_alive and not self.stop.is_set() and self._replaceable(h):
+        if was_alive and not self.stop.is_set() \
+                and self.replacements[h.node.node_id] < MAX_REPLACEMENTS:
             self.replacements[h.node.node_id] += 1
+            # A removed node takes a moment to be marked dead, and its workers' errors come
+            # first: whether it still lives is decided a little later.
+            self.to_replace.append((time.monotonic() + REPLACE_AFTER_S, h))
+
+    def _replace_due(self, starting: dict) -> None:
+        """Starts a replacement for each lost worker whose node still lives."""
+        now = time.monotonic()
+        due = [h for when, h in self.to_replace if when <= now]
+        self.to_replace = [(when, h) for when, h in self.to_replace if when > now]
+        for h in due:
+            if not self.cluster._node_alive(h.node.node_id):
+                logger.info("no replacement for %s: its node is gone", h.where)
+                continue
             try:
                 new = self.cluster._spawn(h.node, h.cpu_index)
             except Exception as spawn_error:
                 logger.warning("no replacement worker on %s: %s", h.node.ip, spawn_error)
-                return
+                continue
             starting[new.ready_ref] = new
-            self.cluster.faults[-1]["replaced_by_slot"] = new.slot
-
-    def _replaceable(self, h: _Handle) -> bool:
-        if self.replacements[h.node.node_id] >= MAX_REPLACEMENTS:
-            return False
-        # A removed node takes a moment to be marked dead: its workers' errors say so first.
-        time.sleep(0.5)
-        return self.cluster._node_alive(h.node.node_id)
+            for fault in self.cluster.faults:
+                if fault["slot"] == h.slot:
+                    fault["replaced_by_slot"] = new.slot
 
 
 __all__ = ["RayCluster", "RayPhase", "JudgeWorker", "RAY_MISSING", "LOCAL", "JUDGE_RESOURCE"]
