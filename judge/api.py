@@ -180,7 +180,7 @@ def evaluate(samples: Iterable[Generation | Mapping[str, Any]], dataset: str | N
     count = jobs if jobs is not None else len(usable_cpus())
     with _evaluate_slots.hold(count) as slot_base, _out_dir(out) as directory:
         return run_evaluation(EvalConfig(
-            generations=rows, dataset=dataset, jobs=count, out=directory, language=language,
+            generations=rows, dataset=dataset, jobs=count if ray is None else jobs, out=directory, language=language,
             skip_ungradable=skip_ungradable, testlib=testlib, allow_unaudited=allow_unaudited,
             slot_base=slot_base, ray=ray, progress=False, command="judge.api.evaluate"), warn=warn)
 
