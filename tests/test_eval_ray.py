@@ -30,6 +30,7 @@ import pytest
 
 from conftest import PACK_SOURCES, host_uid, processes_of_uid, scaled, scaled_time_factors_env
 
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")    # before ray starts anything
 ray = pytest.importorskip("ray", reason="judge[ray] is not installed (make setup installs it)")
 
 ROOT = Path(__file__).resolve().parent.parent

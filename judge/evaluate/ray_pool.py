@@ -331,6 +331,8 @@ class RayCluster:
             return
         options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING,
                                    "configure_logging": False}
+        # A Ray instance started here reports nothing to Ray's usage statistics service.
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         try:
             if self.address == LOCAL:
                 from judge.cpus import usable_cpus

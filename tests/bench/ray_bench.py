@@ -84,6 +84,7 @@ def run(console) -> dict:
         try:
             _evaluate(gens, Path(tmp) / "warm-up", SLOT_BASE, jobs=2)       # fills the cache
             figures["local"] = _evaluate(gens, Path(tmp) / "local", SLOT_BASE, jobs=2)
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
             started = time.perf_counter()
             ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
                      logging_level=logging.WARNING, object_store_memory=100 * 1024 * 1024)
