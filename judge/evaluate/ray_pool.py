@@ -621,6 +621,7 @@ class RayPhase:
                       f"node{'s' if nodes > 1 else ''}")
         self.replacements: collections.Counter[str] = collections.Counter()
         self.to_replace: list[tuple[float, _Handle]] = []   # (when to decide, the lost worker)
+        self.replaced = 0
         self.thread = threading.Thread(target=self._dispatch, name="judge-ray-dispatch", daemon=True)
 
     def start(self) -> RayPhase:
@@ -650,7 +651,7 @@ class RayPhase:
             self.cluster._kill_all(self.handles + list(starting.values()), graceful=True)
             self.cluster.phases[self.phase] = {
                 "workers": sorted({h.where for h in self.handles if h.graded}),
-                "replacements": sum(self.replacements.values())}
+                "replacements": self.replaced}
             self.results.put(None)
 
     def _put_se(self, job: _Job, message: str) -> None:
@@ -769,6 +770,7 @@ class RayPhase:
                 logger.warning("no replacement worker on %s: %s", h.node.ip, spawn_error)
                 continue
             starting[new.ready_ref] = new
+            self.replaced += 1
             for fault in self.cluster.faults:
                 if fault["slot"] == h.slot:
                     fault["replaced_by_slot"] = new.slot

@@ -73,8 +73,9 @@ def render_terminal(summary: dict, console, out: Path | None = None) -> None:
                   f"from the store; {len(summary['skipped'])} row(s) skipped; wall {run['wall_s']:.1f} s")
     cluster = summary.get("cluster")
     if cluster:
-        nodes = ", ".join(f"{n['node']} ({n['node_id'][:8]}): {n['samples']} on {n['workers']} "
-                          f"worker{'s' * (n['workers'] != 1)}" for n in cluster["nodes"])
+        nodes = ", ".join(f"{n['node']} ({n['node_id'][:8]}): {n['samples']} samples, "
+                          f"{n['workers']} worker{'s' * (n['workers'] != 1)} started"
+                          for n in cluster["nodes"])
         console.print(f"Ray {cluster['address']}: {nodes}; workers refused {len(cluster['refused'])}, "
                       f"lost {len(cluster['faults'])}, tasks graded again {cluster['retried']}",
                       highlight=False)
