@@ -284,6 +284,7 @@ def test_pack_on_ray_equals_local(cluster, tmp_path):
     assert tles and len(info["tle"]) == len(tles)
     assert all(t["node"] and t["cpu"] is not None and t["reruns"] == 1 for t in info["tle"])
     assert all(r["graded_by"]["node_id"] for r in remote.samples if "key" in r)
+    assert "graded on node" in (tmp_path / "ray" / "report.html").read_text()
     assert_judged_once(tmp_path / "ray")
     assert_no_worker_left()
 
