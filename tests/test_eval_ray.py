@@ -398,8 +398,18 @@ def _cli(gens: Path, out: Path, ray_option: list[str]) -> subprocess.Popen:
 
 def test_resume_after_the_driver_is_killed(cluster, gens_200, local_200, tmp_path):
     out = tmp_path / "ray"
+    # SIGTERM: a clean stop (exit 130), what was judged is kept.
     proc = _cli(gens_200, out, ["--ray", cluster.address])
-    wait_until(lambda: len(stored(out)) >= 10, "the first results", proc=proc)
+    wait_until(lambda: len(stored(out)) >= 3, "the first results", proc=proc)
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=scaled(120_000) / 1000)
+    assert proc.returncode == 130, stderr
+    assert "resume" in stderr and "Traceback" not in stderr, stderr
+    after_term = len(stored(out))
+    assert_no_worker_left()
+    # SIGKILL: the workers die with their driver, the store keeps what was committed.
+    proc = _cli(gens_200, out, ["--ray", cluster.address])
+    wait_until(lambda: len(stored(out)) >= after_term + 10, "more results", proc=proc)
     os.kill(proc.pid, signal.SIGKILL)
     proc.communicate()
     first = stored(out)
