@@ -36,7 +36,7 @@ containers-conf: system
 $(VENV)/.installed: pyproject.toml setup.py native/*.c native/*.h native/*.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip setuptools wheel cffi
-	$(PY) -m pip install -q -e '.[test,lint]'
+	$(PY) -m pip install -q -e '.[test,lint,ray]'
 	touch $@
 
 venv: $(VENV)/.installed

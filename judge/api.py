@@ -164,7 +164,7 @@ def _generation(row: Generation | Mapping[str, Any], number: int) -> Generation:
 def evaluate(samples: Iterable[Generation | Mapping[str, Any]], dataset: str | None = None, *,
              jobs: int | None = None, out: str | Path | None = None, language: str | None = None,
              skip_ungradable: bool = False, testlib: str | None = None,
-             allow_unaudited: bool = False,
+             allow_unaudited: bool = False, ray: str | None = None,
              warn: Callable[[str], None] = lambda message: None) -> EvalResult:
     """`judge eval` on rows in memory: each a mapping with `judge eval`'s JSONL fields
     (`problem_id`, `completion` or `code`, optional `language` and `sample_index`) or a
@@ -172,16 +172,17 @@ def evaluate(samples: Iterable[Generation | Mapping[str, Any]], dataset: str | N
     records (`.samples`). With ``out`` the results are kept there (and a second call with the
     same rows judges nothing again); without it they live in a temporary directory removed on
     return. Raises JudgeError for bad rows, a broken checker, or a host whose audit failed
-    (unless ``allow_unaudited``)."""
+    (unless ``allow_unaudited``). ``ray``: judge on a Ray cluster, as `judge eval --ray`
+    ("local", "auto" or an address; an already connected Ray is used as it is)."""
     rows = [_generation(row, number) for number, row in enumerate(samples, start=1)]
     if not rows:
         raise JudgeError("no samples to evaluate")
     count = jobs if jobs is not None else len(usable_cpus())
     with _evaluate_slots.hold(count) as slot_base, _out_dir(out) as directory:
         return run_evaluation(EvalConfig(
-            generations=rows, dataset=dataset, jobs=count, out=directory, language=language,
+            generations=rows, dataset=dataset, jobs=count if ray is None else jobs, out=directory, language=language,
             skip_ungradable=skip_ungradable, testlib=testlib, allow_unaudited=allow_unaudited,
-            slot_base=slot_base, progress=False, command="judge.api.evaluate"), warn=warn)
+            slot_base=slot_base, ray=ray, progress=False, command="judge.api.evaluate"), warn=warn)
 
 
 async def evaluate_async(samples: Iterable[Generation | Mapping[str, Any]],

@@ -48,7 +48,8 @@ LEAF_NAME = "judge-leaf"    # the judge's own processes' cgroup under a v2 slot 
 # Slots of this suite: far from the low slot numbers evaluations use, and different for every
 # pytest process (a concurrent run of this same suite must not share our uids), so that the
 # per-uid leftover check only ever sees our own runs. Slots SLOT_BASE .. SLOT_BASE+189 go to
-# tests, +195 is a "neighbour" uid no run of ours uses, +199 the availability probe.
+# tests, +195 is a "neighbour" uid no run of ours uses, +199 the availability probe. The Ray
+# workers of tests/test_eval_ray.py take slots above all of these (51000 + (pid % 250) x 40).
 SLOT_BASE = 1000 + (os.getpid() % 250) * 200
 NEIGHBOUR_SLOT = SLOT_BASE + 195
 _slots = itertools.count()

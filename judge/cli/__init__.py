@@ -33,8 +33,9 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 def main() -> None:
     from judge.cli import commands  # noqa: F401  (registers every command on `app`)
+    from judge.cli.eval_cmd import optional_ray_value
     try:
-        app()
+        app(args=optional_ray_value(sys.argv[1:]))
     except JudgeError as exc:
         typer.echo(f"judge: {exc}", err=True)
         sys.exit(2)

@@ -14,6 +14,33 @@ from judge.evaluate.progress import DEFAULT_INTERVAL_S
 from judge.problems.source import DATASET_HELP
 
 INCOMPLETE_EXIT = 3
+RAY_LOCAL = "local"
+
+
+def _ray_address(value: str) -> bool:
+    """'local', 'auto', HOST:PORT or ray://HOST:PORT: what --ray takes (a generations file
+    swallowed by a bare --ray before it is none of these)."""
+    if value in (RAY_LOCAL, "auto"):
+        return True
+    rest = value.removeprefix("ray://")
+    host, sep, port = rest.rpartition(":")
+    return bool(sep and host and port.isdigit())
+
+
+def optional_ray_value(argv: list[str]) -> list[str]:
+    """`judge eval ... --ray` with no address means --ray=local. The CLI's parser has no
+    options with an optional value, so a bare --ray (last, or before another option or a word
+    that is no address, such as the generations file) gets its value here."""
+    if "eval" not in argv:
+        return argv
+    out = list(argv)
+    for i, word in enumerate(out):
+        if word == "--":
+            break
+        if word == "--ray" and (i + 1 == len(out) or out[i + 1].startswith("-")
+                                or not _ray_address(out[i + 1])):
+            out[i] = f"--ray={RAY_LOCAL}"
+    return out
 
 EVAL_HELP = (
     "Grade every generation of GENERATIONS, then report avg@n, pass@k, per-language "
@@ -45,7 +72,13 @@ def eval_command(
     dataset: str | None = typer.Option(None, "--dataset", "-d",
                                           help="Where problems come from (see above)."),
     jobs: int | None = typer.Option(None, "--jobs", "-j",
-                                       help="Worker slots, one pinned per core \\[default: all cores]."),
+                                       help="Worker slots, one pinned per core \\[default: all cores; "
+                                            "with --ray: every CPU of the cluster]."),
+    ray: str | None = typer.Option(
+        None, "--ray", metavar="[ADDRESS]",
+        help="Judge on a Ray cluster (pip install 'judge\\[ray]'): one worker per CPU of every "
+             "node. Alone (or 'local'): start Ray on this machine; 'auto': the cluster this "
+             "machine belongs to; HOST:PORT or ray://HOST:PORT: that cluster."),
     out: Path = typer.Option(Path("judge-eval-out"), "--out", "-o",
                              help="Output directory (result store and reports)."),
     standings: Path | None = typer.Option(
@@ -86,6 +119,9 @@ def eval_command(
         raise fail(f"--progress-interval must be a positive number of seconds, got {progress_interval:g}")
     if slot_base < 0:
         raise fail("--slot-base must be >= 0")
+    if ray is not None and not _ray_address(ray):
+        raise fail(f"--ray: {ray!r} is not a Ray address ('local', 'auto', HOST:PORT or "
+                   "ray://HOST:PORT)")
     if lang is not None:
         from judge.evaluate.extract import language_from_tag
         from judge.languages import get_language
@@ -97,7 +133,7 @@ def eval_command(
                      standings=standings, ratings=ratings,
                      testlib=str(testlib) if testlib else None, language=lang,
                      skip_ungradable=skip_ungradable, allow_unaudited=allow_unaudited,
-                     slot_base=slot_base,
+                     slot_base=slot_base, ray=ray,
                      progress=not no_progress, progress_interval_s=progress_interval,
                      command=shlex.join(sys.argv))
 

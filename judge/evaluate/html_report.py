@@ -52,6 +52,10 @@ def cell_detail(r: dict) -> str:
                      f"{r.get('time_limit_ms')}, {r['max_memory_kb'] / 1024:.1f} MB")
     if r.get("first_verdict") and r["first_verdict"] != r["verdict"]:
         lines.append(f"{r['first_verdict']} before its re-run alone")
+    where = r.get("graded_by") or {}
+    if where.get("node_id"):      # judge eval --ray: the node and CPU of the judgment
+        lines.append(_clip(f"graded on node {where.get('node')} ({where['node_id'][:8]}), "
+                           f"CPU {where.get('cpu')}"))
     return "\n".join(lines)
 
 

@@ -17,7 +17,9 @@ dropped and judged on the next run.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
+import platform
 import queue
 import signal
 import threading
@@ -27,6 +29,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from judge import JudgeError, __version__
 from judge.cpus import idlest_cpu, usable_cpus
@@ -41,6 +44,9 @@ from judge.functional import check_tests, function_name, harness_id, is_function
 from judge.problems.model import Problem
 from judge.problems.source import ProblemSource, parse_dataset
 from judge.verdicts import Verdict
+
+if TYPE_CHECKING:
+    from judge.grade import Grader
 
 logger = logging.getLogger(__name__)
 
@@ -221,13 +227,19 @@ class Outcome:
     record: dict            # the stored result: GradeResult.to_dict()
     timing: dict            # ms: grade, compile, run, check
     finished: float
+    worker: dict | None = None    # where it was graded: node, cpu, slot (stored as graded_by)
+
+
+def se_record(problem: Problem, language: str, message: str) -> dict:
+    """The stored result of a grading the judge failed at (SE)."""
+    return {"verdict": Verdict.SE, "problem": problem.id, "language": language,
+            "compile": {"status": "SE", "log": message, "cached": False, "time_ms": 0.0},
+            "tests": [], "max_cpu_time_ms": 0.0, "max_memory_kb": 0,
+            "time_limit_ms": 0, "memory_limit_mb": problem.memory_limit_mb, "error": message}
 
 
 def _se_record(task: Task, message: str) -> dict:
-    return {"verdict": Verdict.SE, "problem": task.problem.id, "language": task.language,
-            "compile": {"status": "SE", "log": message, "cached": False, "time_ms": 0.0},
-            "tests": [], "max_cpu_time_ms": 0.0, "max_memory_kb": 0,
-            "time_limit_ms": 0, "memory_limit_mb": task.problem.memory_limit_mb, "error": message}
+    return se_record(task.problem, task.language, message)
 
 
 class Pool:
@@ -237,6 +249,7 @@ class Pool:
 
     def __init__(self, tasks: list[Task], jobs: int, cpus: list[int], slot_base: int,
                  testlib: str | None) -> None:
+        self.label = f"{jobs} slot{'s' if jobs > 1 else ''}"
         self.tasks: queue.SimpleQueue[Task] = queue.SimpleQueue()
         for t in tasks:
             self.tasks.put(t)
@@ -245,6 +258,7 @@ class Pool:
         self.threads = [threading.Thread(target=self._work, name=f"judge-slot-{i}", daemon=True,
                                          args=(slot_base + i, cpus[i % len(cpus)], testlib))
                         for i in range(jobs)]
+        self.workers = len(self.threads)    # each puts one None on `results` when it is done
 
     def start(self) -> Pool:
         for t in self.threads:
@@ -254,6 +268,7 @@ class Pool:
     def _work(self, slot: int, cpu: int, testlib: str | None) -> None:
         from judge.grade import Grader
         grader = None
+        where = {"node": platform.node(), "cpu": cpu, "slot": slot}
         try:
             grader = Grader(slot=slot, cpu=cpu, testlib=testlib)
             while not self.stop.is_set():
@@ -276,7 +291,7 @@ class Pool:
                 grade_ms = (time.perf_counter() - started) * 1e3
                 timing = {"grade_ms": grade_ms,
                           **{f"{k}_ms": v * 1e3 for k, v in phases.items() if k != "total"}}
-                self.results.put(Outcome(task, record, timing, time.monotonic()))
+                self.results.put(Outcome(task, record, timing, time.monotonic(), where))
         except Exception as exc:  # could not even create a grader: report every task as SE
             message = f"{type(exc).__name__}: {exc}"
             while True:
@@ -285,7 +300,7 @@ class Pool:
                 except queue.Empty:
                     break
                 self.results.put(Outcome(task, _se_record(task, message), {"grade_ms": 0.0},
-                                         time.monotonic()))
+                                         time.monotonic(), where))
         finally:
             if grader is not None:
                 try:
@@ -303,12 +318,13 @@ class Pool:
 
 # ------------------------------------------------------------------------------ checkers
 
-def validate_problems(problems: list[Problem], slot: int, testlib: str | None) -> None:
+def validate_problems(problems: list[Problem], slot: int, testlib: str | None,
+                      grader: Grader | None = None) -> None:
     """Checks, before judging starts, what would otherwise fail every sample of a problem:
     functional tests the harness cannot read, and custom checkers, each compiled once and asked
     to accept the jury's own answer to the first test. Raises JudgeError naming each such
-    problem."""
-    from judge.grade import Grader
+    problem. The checkers run in ``grader`` when given (a Ray worker's), else in a Grader of
+    its own on ``slot``."""
     broken = []
     for problem in problems:
         if is_functional(problem):
@@ -318,7 +334,10 @@ def validate_problems(problems: list[Problem], slot: int, testlib: str | None) -
                 broken.append(str(exc))
     custom = [p for p in problems if p.has_custom_checker and p.tests]
     if custom:
-        with Grader(slot=slot, testlib=testlib) as grader:
+        with contextlib.ExitStack() as stack:
+            if grader is None:
+                from judge.grade import Grader
+                grader = stack.enter_context(Grader(slot=slot, testlib=testlib))
             for problem in custom:
                 first = problem.tests[0]
                 try:
@@ -358,6 +377,7 @@ class EvalConfig:
     skip_ungradable: bool = False
     allow_unaudited: bool = False         # evaluate on a host whose audit failed or never ran
     slot_base: int = 0
+    ray: str | None = None                # judge on Ray: "local" (start one), "auto", an address
     progress: bool = True
     progress_interval_s: float = DEFAULT_INTERVAL_S   # between plain lines when not a terminal
     command: str = ""
@@ -372,25 +392,45 @@ def _suspicious(record: dict) -> bool:
                for t in record.get("tests", []))
 
 
-def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig, cpus: list[int],
+class PhasePool(Protocol):
+    """What a phase judges on: the local threads (Pool) or Ray workers (ray_pool.RayPhase).
+    `results` gets an Outcome per task and one None per worker that is done (`workers`)."""
+    label: str
+    workers: int
+    results: queue.SimpleQueue[Outcome | None]
+    stop: threading.Event
+
+    def start(self) -> PhasePool: ...
+
+    def shutdown(self, timeout: float = 30.0) -> None: ...
+
+
+def _local_pool(tasks: list[Task], jobs: int, phase: str, cfg: EvalConfig,
+                cpus: list[int]) -> PhasePool:
+    # Re-runs go alone to the CPU other work leaves the most room on: a run starved there
+    # (BUSY) or slowed (a TLE near its limit) gets its fairest chance.
+    return Pool(tasks, jobs, cpus if phase == "parallel" else [idlest_cpu(cpus, 0.3)],
+                cfg.slot_base, cfg.testlib)
+
+
+def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig,
+               make_pool: Callable[[list[Task], int, str], PhasePool],
                phase: str, progress: EvalProgress, stats: dict,
                previous: dict[str, str] | None = None) -> dict[str, dict]:
-    """Judges `tasks` on `jobs` slots, storing each result as it arrives. Returns key -> record."""
+    """Judges `tasks` on `jobs` slots of the pool `make_pool(tasks, jobs, phase)` gives, storing
+    each result as it arrives. Returns key -> record."""
     done: dict[str, dict] = {}
     if not tasks:
         return done
     jobs = max(1, min(jobs, len(tasks)))
     label = "judging" if phase == "parallel" else "re-running TLEs alone"
-    bar = progress.phase(f"{label} ({jobs} slot{'s' if jobs > 1 else ''})", len(tasks))
-    # Re-runs go alone to the CPU other work leaves the most room on: a run starved there
-    # (BUSY) or slowed (a TLE near its limit) gets its fairest chance.
-    pool = Pool(tasks, jobs, cpus if phase == "parallel" else [idlest_cpu(cpus, 0.3)],
-                cfg.slot_base, cfg.testlib)
+    pool = make_pool(tasks, jobs, phase)
+    bar = progress.phase(f"{label} ({pool.label})", len(tasks))
     started = time.monotonic()
     pool.start()
     finished_workers = 0
     try:
-        while finished_workers < len(pool.threads):
+        while finished_workers < pool.workers:
             try:
                 out = pool.results.get(timeout=0.25)
             except queue.Empty:
@@ -399,7 +439,7 @@ def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig, cpus
             if out is None:
                 finished_workers += 1
                 continue
-            rec = out.record
+            rec = out.record if out.worker is None else {**out.record, "graded_by": out.worker}
             if phase == "parallel":
                 state = "provisional" if needs_rerun(rec, jobs) else "final"
                 first, reruns = None, 0
@@ -419,6 +459,8 @@ def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig, cpus
                                      "first_verdict": first, "reruns": reruns}
             for k, v in out.timing.items():
                 stats[k] = stats.get(k, 0.0) + v
+            by_phase = stats.setdefault("phase_grade_ms", {})
+            by_phase[phase] = by_phase.get(phase, 0.0) + out.timing.get("grade_ms", 0.0)
             stats["judged"] = stats.get("judged", 0) + 1
             stats[f"judged_{phase}"] = stats.get(f"judged_{phase}", 0) + 1
             bar.advance()
@@ -435,8 +477,8 @@ def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig, cpus
             if out is None or _suspicious(out.record) or phase != "parallel":
                 continue
             state = "provisional" if needs_rerun(out.record, jobs) else "final"
-            store.put(out.task.jk, state, out.record["verdict"], out.record, out.timing,
-                      phase=phase)
+            rec = out.record if out.worker is None else {**out.record, "graded_by": out.worker}
+            store.put(out.task.jk, state, rec["verdict"], rec, out.timing, phase=phase)
             done[out.task.jk.key] = {}
         raise EvalInterrupted(len(done), len(tasks)) from None
     stats.setdefault("phase_wall_ms", {})[phase] = (time.monotonic() - started) * 1e3
@@ -475,9 +517,28 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise JudgeError(f"cannot create the output directory {out}: {exc.strerror or exc}") from None
-    provenance = establish(sorted({s.task().language for s in samples if s.jk is not None}),
-                           cfg.slot_base, cfg.allow_unaudited, warn)
-    store = Store(out / STORE_NAME)
+    languages = sorted({s.task().language for s in samples if s.jk is not None})
+    cluster = None
+    make_pool: Callable[[list[Task], int, str], PhasePool]
+    if cfg.ray is not None:
+        # Every worker checks its node (the audit record) as it starts; the provenance is the
+        # nodes'. Raises JudgeError, before the store exists, when no worker could start.
+        from judge.evaluate.ray_pool import RayCluster
+        cluster = RayCluster(cfg, languages, jobs if cfg.jobs is not None else None, warn)
+        provenance = cluster.provenance
+        jobs = cluster.size
+        make_pool = cluster.pool
+    else:
+        provenance = establish(languages, cfg.slot_base, cfg.allow_unaudited, warn)
+
+        def make_pool(tasks: list[Task], jobs: int, phase: str) -> PhasePool:
+            return _local_pool(tasks, jobs, phase, cfg, cpus)
+    try:
+        store = Store(out / STORE_NAME)
+    except BaseException:
+        if cluster is not None:
+            cluster.close()
+        raise
     stats: dict = {"cached": 0}
     previous_handler = None
     if threading.current_thread() is threading.main_thread():
@@ -492,8 +553,11 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         stored = store.get_many(unique)
         todo = [t for k, t in unique.items() if k not in stored or stored[k].state == "error"]
         carried = [t for k, t in unique.items() if k in stored and stored[k].state == "provisional"]
-        validate_problems(list({t.problem.id: t.problem for t in todo + carried}.values()),
-                          cfg.slot_base, cfg.testlib)
+        to_validate = list({t.problem.id: t.problem for t in todo + carried}.values())
+        if cluster is not None:
+            cluster.validate(to_validate)
+        else:
+            validate_problems(to_validate, cfg.slot_base, cfg.testlib)
         stats["cached"] = sum(1 for k in unique if k in stored and stored[k].state == "final")
         stats["unique_programs"] = len(unique)
         stats["samples"] = len(samples)
@@ -501,17 +565,20 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
                     "re-runs carried over", len(samples), len(unique), len(todo), stats["cached"],
                     len(carried))
         with EvalProgress(cfg.progress, cfg.progress_interval_s) as progress:
-            first = _run_phase(store, todo, jobs, cfg, cpus, "parallel", progress, stats)
+            first = _run_phase(store, todo, jobs, cfg, make_pool, "parallel", progress, stats)
             again = [unique[k] for k, v in first.items() if v["state"] == "provisional"] + carried
             previous = {k: v["record"]["verdict"] for k, v in first.items()}
             previous.update({t.jk.key: stored[t.jk.key].verdict for t in carried})
-            _run_phase(store, again, 1, cfg, cpus, "rerun", progress, stats, previous)
+            _run_phase(store, again, 1, cfg, make_pool, "rerun", progress, stats, previous)
         store.end_run()
         final = store.get_many(unique)
     finally:
         if previous_handler is not None:
             signal.signal(signal.SIGTERM, previous_handler)
         store.close()
+        if cluster is not None:
+            cluster.close()
+            stats["cluster"] = cluster.report()
     stats["wall_ms"] = (time.monotonic() - wall_started) * 1e3
     stats["jobs"] = jobs
     return build(cfg, spec, samples, final, stats, standings, rating_map, out,

@@ -62,6 +62,8 @@ def _sample_record(s, stored, run_id: int | None) -> dict:
                for t in r.get("tests", [])],
         timing={k: round(v, 2) for k, v in stored.timing.items()},
     )
+    if r.get("graded_by"):
+        rec["graded_by"] = r["graded_by"]      # node (with --ray), CPU and slot of the judgment
     return rec
 
 
@@ -205,12 +207,49 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
     }
     summary.update(_completeness(records))
     summary["warnings"][:0] = provenance.warnings
+    if "cluster" in stats:
+        summary["cluster"] = _cluster(stats["cluster"], records)
+        summary["warnings"].extend(_cluster_warnings(summary["cluster"]))
 
     out.mkdir(parents=True, exist_ok=True)
     _atomic_write(out / "results.jsonl", "".join(json.dumps(r) + "\n" for r in records))
     _atomic_write(out / "summary.json", json.dumps(summary, indent=2) + "\n")
     _atomic_write(out / "report.html", render_html(summary, records))
     return EvalResult(summary=summary, samples=records, out=out, stats=stats)
+
+
+def _cluster(report: dict, records: list[dict]) -> dict:
+    """judge eval --ray: the nodes and what each graded, the workers refused and lost, and the
+    node and CPU of each TLE's standing judgment."""
+    graded: dict[str, Counter] = defaultdict(Counter)
+    tle = []
+    for r in records:
+        where = r.get("graded_by")
+        if not where:
+            continue
+        graded[where.get("node_id") or where.get("node")][r["verdict"]] += 1
+        if r["verdict"] in (Verdict.TLE, Verdict.BUSY):
+            tle.append({"row": r["row"], "problem_id": r["problem_id"], "language": r["language"],
+                        "verdict": r["verdict"], "node": where.get("node"),
+                        "node_id": where.get("node_id"), "cpu": where.get("cpu"),
+                        "reruns": r.get("reruns", 0)})
+    nodes = []
+    for node in report.get("nodes", []):
+        counts = graded.get(node["node_id"], Counter())
+        nodes.append({**node, "samples": sum(counts.values()), "verdicts": dict(sorted(counts.items()))})
+    return {**report, "nodes": nodes, "tle": tle}
+
+
+def _cluster_warnings(cluster: dict) -> list[str]:
+    warnings = []
+    if cluster["refused"]:
+        warnings.append(f"{len(cluster['refused'])} Ray worker(s) refused work and were not used: "
+                        + "; ".join(f"{r['where']}: {r['error']}" for r in cluster["refused"][:3]))
+    if cluster["faults"]:
+        warnings.append(f"{len(cluster['faults'])} Ray worker(s) lost mid-run; {cluster['retried']} "
+                        "task(s) were graded again on another worker"
+                        + (f", {cluster['lost']} given up on (SE)" if cluster["lost"] else ""))
+    return warnings
 
 
 def _completeness(records: list[dict]) -> dict:

@@ -71,6 +71,17 @@ def render_terminal(summary: dict, console, out: Path | None = None) -> None:
     console.print(f"{run['samples']} rows, {run['unique_programs']} distinct programs: judged "
                   f"{run['judged_now']} now (+{run['reruns_now']} re-runs), {run['from_store']} "
                   f"from the store; {len(summary['skipped'])} row(s) skipped; wall {run['wall_s']:.1f} s")
+    cluster = summary.get("cluster")
+    if cluster:
+        nodes = ", ".join(f"{n['node']} ({n['node_id'][:8]}): {n['samples']} samples, "
+                          f"{n['workers']} worker{'s' * (n['workers'] != 1)} started"
+                          for n in cluster["nodes"])
+        console.print(f"Ray {cluster['address']}: {nodes}; workers refused {len(cluster['refused'])}, "
+                      f"lost {len(cluster['faults'])}, tasks graded again {cluster['retried']}",
+                      highlight=False)
+        for t in cluster["tle"]:
+            console.print(f"  {t['verdict']} {t['problem_id']} ({t['language']}, row {t['row']}): "
+                          f"node {t['node']} cpu {t['cpu']}", highlight=False)
     console.print(provenance_line(summary["provenance"]), highlight=False)
     for w in summary.get("warnings", []):
         style = "red bold" if w.startswith(("INCOMPLETE", "UNAUDITED")) else "yellow"

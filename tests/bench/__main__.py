@@ -21,6 +21,8 @@ def main() -> int:
     sections.append(eval_bench.run)
     from tests.bench import serve_bench
     sections.append(serve_bench.run)
+    from tests.bench import ray_bench
+    sections.append(ray_bench.run)
     for section in sections:
         section(console)
     return 0
