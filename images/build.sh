@@ -60,7 +60,10 @@ fi
 # --- the Python dependencies: pinned to the tested .venv, downloaded with the host's pip ------
 wheels=images/wheels
 mkdir -p "$wheels"
-"$PYTHON" -m pip freeze --all --exclude-editable | grep -v '^judge[= @]' > "$wheels/constraints.txt.new"
+# The judge's own requirements are part of the key: a dependency added to pyproject.toml that the
+# .venv already had would otherwise leave the old download in place, without it.
+{ echo "# pyproject.toml $(sha256sum pyproject.toml | cut -c1-16)"
+  "$PYTHON" -m pip freeze --all --exclude-editable | grep -v '^judge[= @]'; } > "$wheels/constraints.txt.new"
 if ! cmp -s "$wheels/constraints.txt.new" "$wheels/constraints.txt"; then
   log "downloading the Python dependencies into $wheels"
   rm -f "$wheels"/*.whl "$wheels"/*.tar.gz "$wheels"/*.zip
@@ -82,7 +85,10 @@ if image_exists "$IMAGE:$key"; then
   log "$IMAGE:$key is up to date"
 else
   log "building $IMAGE:$key"
-  "$ENGINE" build "${RUNTIME[@]}" --build-arg BASE="$BASE" -f images/Containerfile -t "$IMAGE:$key" .
+  # The docker image format keeps the Containerfile's HEALTHCHECK (OCI has no health checks).
+  FORMAT=()
+  [ "$(basename "$ENGINE")" = podman ] && FORMAT=(--format docker)
+  "$ENGINE" build "${RUNTIME[@]}" "${FORMAT[@]}" --build-arg BASE="$BASE" -f images/Containerfile -t "$IMAGE:$key" .
 fi
 "$ENGINE" tag "$IMAGE:$key" "$IMAGE:latest"
 # Images of earlier trees are each some hundred MB of their own layers.

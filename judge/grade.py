@@ -151,10 +151,11 @@ class Grader:
 
     def grade(self, source: str, language: Language | str, problem: Problem, *,
               all_tests: bool = False, checker: str | None = None,
-              keep_output: bool = False) -> GradeResult:
+              keep_output: bool = False, kept_output_limit: int | None = None) -> GradeResult:
         """Grades `source` (the submission as written: for a functional problem, the class or
         function, which grade() runs inside the functional harness). keep_output: each
-        TestResult also carries the program's stdout (memory: the outputs of every test run)."""
+        TestResult also carries the program's stdout (memory: the outputs of every test run),
+        only its first kept_output_limit bytes when that is given (the checker sees it all)."""
         self._owner.check()
         started = time.perf_counter()
         lang = get_language(language) if isinstance(language, str) else language
@@ -210,13 +211,19 @@ class Grader:
                 os.close(output_fd)
             result.tests.append(TestResult(index, verdict, run.cpu_time_ms, run.wall_time_ms,
                                            run.memory_kb, run.exit_code, run.signal, message,
-                                           run=run, output=output if keep_output else None))
+                                           run=run, output=_kept(output, keep_output, kept_output_limit)))
             if verdict != Verdict.AC and result.verdict == Verdict.AC:
                 result.verdict = verdict
                 if not all_tests:
                     break
         timings["total"] = time.perf_counter() - started
         return result
+
+
+def _kept(output: bytes | None, keep: bool, limit: int | None) -> bytes | None:
+    if not keep or output is None:
+        return None
+    return output if limit is None else output[:limit]
 
 
 def _read_all(fd: int) -> bytes:

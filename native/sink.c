@@ -38,8 +38,12 @@ static int install_write_guard(void) {
     return sigaction(SIGALRM, &action, NULL);
 }
 
+/* The timer repeats until it is disarmed: a one-shot one that fired before write() began to
+ * block (the supervisor preempted between setitimer and write, on a busy machine) would leave
+ * that write blocked for ever on a reader that never reads. */
 static ssize_t guarded_write(int fd, const char *buf, size_t len) {
-    struct itimerval guard = {.it_value = {.tv_sec = 0, .tv_usec = WRITE_GUARD_US}};
+    struct itimerval guard = {.it_interval = {.tv_sec = 0, .tv_usec = WRITE_GUARD_US},
+                              .it_value = {.tv_sec = 0, .tv_usec = WRITE_GUARD_US}};
     struct itimerval off = {{0, 0}, {0, 0}};
     if (setitimer(ITIMER_REAL, &guard, NULL) < 0)
         return -1;

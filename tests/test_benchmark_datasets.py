@@ -365,7 +365,7 @@ def test_codecontests_comparator(out, ans, verdict):
 
 
 def test_registry():
-    assert set(DATASET_COMPARATORS) == {"lcb", "lcb-functional", "codecontests"}
+    assert set(DATASET_COMPARATORS) == {"lcb", "lcb-functional", "codecontests", "sandboxfusion"}
     assert compare_as_dataset("codecontests", b"", b"1", b"1")[0] == "OK"
     with pytest.raises(JudgeError):
         compare_as_dataset("nope", b"", b"", b"")

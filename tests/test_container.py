@@ -148,3 +148,60 @@ def test_doctor_names_the_flag_that_is_missing(image, dropped, named):
         assert "cgroup=none" in checks["sandbox"]["detail"]      # the no-cgroup mode, not a failure
     else:
         assert not checks["sandbox"]["ok"], checks["sandbox"]
+
+
+@pytest.mark.timeout(2400)
+def test_judge_serve_in_the_image(image, tmp_path):
+    """`judge serve --host 0.0.0.0` in the image behind -p: the image's health check passes,
+    the SandboxFusion endpoint answers through the published port with a token, and SIGTERM
+    (podman stop) drains and exits 0."""
+    import secrets
+    import socket
+    import time
+
+    import requests
+
+    token = secrets.token_urlsafe(24)
+    (tmp_path / "tokens").write_text(token + "\n")
+    (tmp_path / "tokens").chmod(0o644)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    name = f"judge-serve-test-{os.getpid()}"
+    started = subprocess.run(
+        [*ENGINE, "run", "-d", "--name", name, *NARROW, "-p", f"127.0.0.1:{port}:8080",
+         "-v", f"{tmp_path / 'tokens'}:/run/judge-tokens:ro", image,
+         "serve", "--host", "0.0.0.0", "--slots", "1", "--token-file", "/run/judge-tokens"],
+        capture_output=True, text=True, timeout=scaled(300_000) / 1000)
+    assert started.returncode == 0, started.stderr[-2000:]
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + scaled(300_000) / 1000
+        while True:
+            try:
+                if requests.get(url + "/readyz", timeout=5).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            assert time.monotonic() < deadline, subprocess.run(
+                [*ENGINE, "logs", name], capture_output=True, text=True).stderr[-3000:]
+            time.sleep(0.5)
+        health = subprocess.run([*ENGINE, "healthcheck", "run", name], capture_output=True,
+                                text=True, timeout=120)
+        assert health.returncode == 0, (health.stdout, health.stderr)
+        body = {"code": "#include <cstdio>\nint main(){int a,b; scanf(\"%d %d\",&a,&b); "
+                        "printf(\"%d\\n\", a*b);}\n", "language": "cpp", "stdin": "6 7"}
+        assert requests.post(url + "/run_code", json=body, timeout=120).status_code == 401
+        answer = requests.post(url + "/run_code", json=body, timeout=300,
+                               headers={"Authorization": f"Bearer {token}"}).json()
+        assert answer["status"] == "Success" and answer["run_result"]["stdout"] == "42\n", answer
+        assert answer["run_result"]["memory_kb"] > 0
+        stop = subprocess.run([*ENGINE, "stop", "--time", "120", name], capture_output=True,
+                              text=True, timeout=300)
+        assert stop.returncode == 0, stop.stderr
+        code = subprocess.run([*ENGINE, "inspect", "--format", "{{.State.ExitCode}}", name],
+                              capture_output=True, text=True, timeout=60).stdout.strip()
+        assert code == "0", subprocess.run([*ENGINE, "logs", name], capture_output=True,
+                                           text=True).stderr[-3000:]
+    finally:
+        subprocess.run([*ENGINE, "rm", "-f", name], capture_output=True, timeout=120)

@@ -95,10 +95,11 @@ def write(path: Path, rows: list[dict]) -> Path:
 # ------------------------------------------------------------------------------ helpers
 
 def metrics(summary: dict) -> dict:
-    """The summary's metrics, as JSON text per key (byte-identical means equal here). The
-    re-run record is not among them: which first verdicts needed a re-run depends on the
-    machine's load at the time (a starved AC can be a first TLE that its re-run corrects), so
-    it is timing, checked apart (assert_same_results)."""
+    """The summary's metrics, as JSON text per key (byte-identical means equal here). The re-run
+    record is not among them: which TLEs were close enough to the limit to be judged again, and
+    which of those came back AC, is how loaded the machine was in each run (the final verdicts
+    it led to are compared sample by sample, and are in the metrics; the re-run rule is checked
+    in assert_same_results)."""
     return {k: json.dumps(summary.get(k), sort_keys=True) for k in METRIC_KEYS}
 
 

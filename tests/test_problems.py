@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -438,3 +439,21 @@ def test_cli_table_and_errors(tmp_path):
     path = write_parquet(tmp_path / "mine.parquet", rows(2))
     r = _cli("problems", "list", "--dataset", str(path), "--json")
     assert r.exit_code == 0 and len(json.loads(r.output)) == 2
+
+
+def test_loading_local_problems_touches_no_network(tmp_path):
+    """The embedded pack and a local file load without any name lookup or connection (the
+    datasets library counts downloads with a request to S3 unless told not to)."""
+    local = write_jsonl(tmp_path / "rows.jsonl", rows(2))
+    probe = (
+        "import sys\n"
+        "def refuse(event, args):\n"
+        "    if event in ('socket.getaddrinfo', 'socket.connect'):\n"
+        "        raise SystemExit(f'network: {event} {args}')\n"
+        "sys.addaudithook(refuse)\n"
+        "from judge.problems import registry\n"
+        f"print(len(registry.list_problems()), len(registry.list_problems({str(local)!r})))\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            timeout=300, env={**os.environ, "HF_HOME": str(tmp_path / "hf")})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.split()[1] == "2"

@@ -24,6 +24,13 @@ verdict "OK" or "WA". They reproduce the published evaluation code's behaviour:
     which every int also does, so the integer branch of the original is never reached -- they
     match when ``|a - b| < 1e-5`` (absolute, strict; NaN and equal infinities never match);
     else as ints. Consequence kept on purpose: integers beyond 2^53 are compared as doubles.
+
+``sandboxfusion`` -- SandboxFusion's ``check_stdio_test_case`` (sandbox/utils/testing.py), what
+its online judge does for stdio tests and so what `judge serve`'s /submit uses by default:
+    both texts are stripped and split on "\n"; a single extra empty last line on either side is
+    dropped; the line counts must match; each pair of lines, lower-cased and stripped, must be
+    equal, or else both must parse as Python floats within a relative 1e-5 of the answer
+    (``|a - b| / max(|b|, 1e-10) < 1e-5``; NaN never matches).
 """
 from __future__ import annotations
 
@@ -160,10 +167,38 @@ def check_codecontests(input: bytes, output: bytes, answer: bytes) -> Comparison
     return "OK", f"{len(ans)} tokens match"
 
 
+def _python_float(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def check_sandboxfusion(input: bytes, output: bytes, answer: bytes) -> Comparison:
+    out = _text(output).strip().split("\n")
+    ans = _text(answer).strip().split("\n")
+    if len(out) - len(ans) == 1 and out[-1] == "":
+        out = out[:-1]
+    if len(ans) - len(out) == 1 and ans[-1] == "":
+        ans = ans[:-1]
+    if len(out) != len(ans):
+        return "WA", f"{len(out)} lines, expected {len(ans)}"
+    for i, (o, a) in enumerate(zip(out, ans, strict=True)):
+        got, wanted = o.lower().strip(), a.lower().strip()
+        if got == wanted:
+            continue
+        x, y = _python_float(wanted), _python_float(got)
+        if x is not None and y is not None and abs(y - x) / max(abs(x), 1e-10) < 1e-5:
+            continue
+        return "WA", f"line {i + 1} differs: {_short(got)!r} != {_short(wanted)!r}"
+    return "OK", f"{len(ans)} lines match"
+
+
 DATASET_COMPARATORS: dict[str, Callable[[bytes, bytes, bytes], Comparison]] = {
     "lcb": check_lcb,
     "lcb-functional": check_lcb_functional,
     "codecontests": check_codecontests,
+    "sandboxfusion": check_sandboxfusion,
 }
 
 
@@ -177,4 +212,4 @@ def compare_as_dataset(name: str, input: bytes, output: bytes, answer: bytes) ->
 
 
 __all__ = ["DATASET_COMPARATORS", "compare_as_dataset", "check_lcb", "check_lcb_functional",
-           "check_codecontests"]
+           "check_codecontests", "check_sandboxfusion"]

@@ -19,6 +19,8 @@ def main() -> int:
         pass
     from tests.bench import eval_bench
     sections.append(eval_bench.run)
+    from tests.bench import serve_bench
+    sections.append(serve_bench.run)
     from tests.bench import ray_bench
     sections.append(ray_bench.run)
     for section in sections:

@@ -1,0 +1,57 @@
+"""`judge serve`: the judge as an HTTP service (SandboxFusion-compatible, and /v1)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from judge.cli import app, fail
+from judge.cli.problems_cmd import DATASET_HELP
+
+
+@app.command("serve")
+def serve_command(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every "
+                             "interface; then use --token-file)."),
+    port: int = typer.Option(8080, "--port", help="TCP port."),
+    slots: int | None = typer.Option(None, "--slots", help="Warm sandbox slots, one job each at a "
+                                     "time (default: one per usable core)."),
+    token_file: Path | None = typer.Option(None, "--token-file", help="Bearer tokens, one a line: "
+                                           "every endpoint but /healthz and /readyz needs one."),
+    dataset: str | None = typer.Option(None, "--dataset", "-d", help="Problems for /v1/grade "
+                                       "and /submit by id, beside the embedded pack. " + DATASET_HELP),
+    slot_base: int | None = typer.Option(None, "--slot-base", help="First sandbox slot number "
+                                         "(uid 200000+N as root; default 800)."),
+    queue_size: int | None = typer.Option(None, "--queue-size", help="Jobs waiting for a slot "
+                                          "before 503 (default 16 per slot, at least 64)."),
+    max_body_mb: int | None = typer.Option(None, "--max-body-mb", help="Largest request body."),
+    testlib: Path | None = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
+                                        help="A testlib checkout for custom checkers."),
+    log_level: str = typer.Option("info", "--log-level", help="uvicorn's: warning, info, debug."),
+) -> None:
+    """Serve the judge over HTTP: SandboxFusion's /run_code and /submit, the native /v1 API,
+    /healthz, /readyz and /metrics."""
+    from pydantic import ValidationError
+
+    from judge.languages import time_factors_from_env
+    from judge.service.server import serve
+    from judge.service.settings import MiB, Settings, read_tokens
+    time_factors_from_env()
+    options: dict[str, object] = {"host": host, "port": port, "dataset": dataset,
+                                  "testlib": str(testlib) if testlib else None}
+    for name, value in (("slots", slots), ("slot_base", slot_base), ("queue_size", queue_size)):
+        if value is not None:
+            options[name] = value
+    if max_body_mb is not None:
+        options["max_body_bytes"] = max_body_mb * MiB
+    if token_file is not None:
+        options["tokens"] = read_tokens(token_file)
+    try:
+        settings = Settings.model_validate(options)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise fail(f"bad settings: {problems}") from None
+    if host not in ("127.0.0.1", "localhost", "::1") and not settings.tokens:
+        typer.echo(f"judge: warning: listening on {host} without --token-file: anyone who can "
+                   "reach this port can run code here", err=True)
+    serve(settings, log_level=log_level)

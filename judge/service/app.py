@@ -1,0 +1,105 @@
+"""The FastAPI application of `judge serve`: the SandboxFusion endpoints, the native /v1 API,
+health, readiness and metrics, behind the token check and the body-size bound."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request, Response
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse
+
+from judge import __version__
+from judge.service import sandboxfusion, v1
+from judge.service.auth import BearerAuth
+from judge.service.errors import install_handlers
+from judge.service.limits import BodyLimit
+from judge.service.runtime import ClientGone, Service
+from judge.service.settings import Settings
+from judge.service.v1_models import Health, Readiness, SlotState
+
+logger = logging.getLogger(__name__)
+
+DESCRIPTION = """\
+A sandboxed judge over HTTP. `POST /run_code` and `POST /submit` are SandboxFusion's (its
+`sandbox-fusion` client works unchanged); `/v1/...` is the judge's own API: a whole submission
+graded in one call, a command run under limits, batches. With a token file, every endpoint but
+`/healthz` and `/readyz` needs `Authorization: Bearer TOKEN` (or the token as the password of
+Basic authentication). Every error is JSON: `{"error": CODE, "message": TEXT}`."""
+
+
+def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
+    service = service or Service(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        service.start()
+        loading = asyncio.create_task(service.load_dataset())
+        try:
+            yield
+        finally:
+            service.draining = True
+            loading.cancel()
+            await service.batches.close()
+            await asyncio.to_thread(service.close)
+            logger.info("judge serve: drained and closed")
+
+    app = FastAPI(title="judge serve", version=__version__, description=DESCRIPTION,
+                  lifespan=lifespan)
+    app.state.service = service
+    install_handlers(app, service.metrics)
+
+    @app.exception_handler(ClientGone)
+    async def client_gone(request: Request, exc: ClientGone) -> Response:
+        return Response(status_code=499)     # nobody reads it
+
+    app.include_router(sandboxfusion.router)
+    app.include_router(v1.router)
+
+    @app.get("/healthz", response_model=Health, tags=["health"],
+             summary="Liveness: the process answers (no token needed)")
+    async def healthz() -> Health:
+        return Health(status="ok")
+
+    @app.get("/readyz", response_model=Readiness, tags=["health"],
+             responses={503: {"model": Readiness, "description": "not ready"}},
+             summary="Readiness: a warm slot, not draining (no token needed)")
+    async def readyz() -> JSONResponse:
+        pool = service.pool
+        problems = ("loading" if not service.problems_ready
+                    else service.problems_error or "ready")
+        ready = pool.warm_slots() > 0 and not service.draining and service.problems_ready
+        body = Readiness(ready=ready, draining=service.draining,
+                         slots=[SlotState(**state) for state in pool.status()],
+                         queue_length=pool.queue_length(), queue_limit=pool.queue_limit,
+                         problems=problems)
+        return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
+
+    @app.get("/metrics", tags=["health"], response_class=Response,
+             summary="Prometheus metrics: queue length, runs by status, latency histograms")
+    async def metrics() -> Response:
+        return Response(service.metrics.render(), media_type=service.metrics.content_type)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = get_openapi(title=app.title, version=app.version, description=app.description,
+                             routes=app.routes)
+        if settings.tokens:
+            schema.setdefault("components", {})["securitySchemes"] = {
+                "bearer": {"type": "http", "scheme": "bearer"},
+                "basic": {"type": "http", "scheme": "basic",
+                          "description": "any user name, the token as the password"}}
+            schema["security"] = [{"bearer": []}, {"basic": []}]
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, metrics=service.metrics)
+    if settings.tokens:
+        app.add_middleware(BearerAuth, tokens=settings.tokens, metrics=service.metrics)
+    return app

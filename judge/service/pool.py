@@ -1,0 +1,251 @@
+"""The slot pool: one long-lived worker thread per slot, each owning its Slot (a Grader and a
+scratch sandbox, which belong to the thread that made them), all fed by one bounded queue.
+
+The event loop never runs a job: it submits a callable and awaits the concurrent Future the
+pool returns. A full queue refuses at once (QueueFull: the server answers 503 with
+Retry-After) instead of growing. A job whose Future was cancelled before a worker took it (its
+client went away) is dropped unrun. A job that breaks its slot's sandboxes (SandboxError: a
+supervisor died or hung) rebuilds the slot and is tried once more on the fresh one; a worker
+thread that dies anyway is replaced, and both count in judge_serve_slot_restarts_total."""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from judge import JudgeError
+from judge.sandbox import SandboxError
+from judge.service.metrics import Metrics
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+# How long a worker whose slot cannot start waits before trying again, at most.
+MAX_BACKOFF_S = 30.0
+
+
+class QueueFull(Exception):
+    """Every slot is busy and the queue is full."""
+
+
+class PoolClosed(Exception):
+    """The server is shutting down and takes no new work."""
+
+
+class SlotUnavailable(JudgeError):
+    """The slot's sandboxes cannot start on this host (see `judge doctor`)."""
+
+
+@dataclass
+class Job(Generic[T]):
+    fn: Callable[[Any], T]
+    endpoint: str
+    future: Future[T] = field(default_factory=Future)
+    enqueued: float = field(default_factory=time.monotonic)
+
+
+class Worker:
+    """One slot's thread. `make_slot(index)` builds the slot's resources in this thread."""
+
+    def __init__(self, pool: SlotPool, index: int, generation: int) -> None:
+        self.pool, self.index, self.generation = pool, index, generation
+        self.slot: Any = None
+        self.warm = False
+        self.error: str | None = None
+        self.busy = False
+        self.current: Job[Any] | None = None
+        self.thread = threading.Thread(target=self._main, daemon=True,
+                                       name=f"judge-serve-slot{index}.{generation}")
+
+    def start(self) -> None:
+        self.thread.start()
+
+    # -- the thread -----------------------------------------------------------------------
+    def _main(self) -> None:
+        try:
+            self._loop()
+        except BaseException as exc:   # the thread itself is failing: replace it
+            logger.error("slot %d: worker thread died: %r", self.index, exc, exc_info=True)
+            self._close_slot()
+            self.pool._replace(self, repr(exc))
+            return
+        self._close_slot()
+
+    def _loop(self) -> None:
+        self._ensure_slot(first=True)
+        pool = self.pool
+        while True:
+            try:
+                job = pool._queue.get(timeout=0.2)
+            except queue.Empty:
+                if pool._stopping.is_set():
+                    return
+                if self.slot is None:
+                    self._ensure_slot()
+                continue
+            if not job.future.set_running_or_notify_cancel():
+                pool.metrics.cancelled.inc()
+                continue
+            self.current, self.busy = job, True
+            started = time.monotonic()
+            pool.metrics.wait_seconds.labels(job.endpoint).observe(started - job.enqueued)
+            try:
+                result = self._attempt(job)
+            except Exception as exc:
+                job.future.set_exception(exc)
+            except BaseException as exc:   # the thread is going down: answer the job first
+                job.future.set_exception(JudgeError(f"the slot's worker failed: {exc!r}"))
+                raise
+            else:
+                job.future.set_result(result)
+            finally:
+                pool.metrics.run_seconds.labels(job.endpoint).observe(time.monotonic() - started)
+                self.current, self.busy = None, False
+
+    def _attempt(self, job: Job[T]) -> T:
+        for attempt in (1, 2):
+            if self.slot is None and not self._ensure_slot(wait=False):
+                raise SlotUnavailable(f"the sandbox cannot start here: {self.error}")
+            try:
+                return job.fn(self.slot)
+            except SandboxError as exc:
+                logger.warning("slot %d: sandbox failure (%s); rebuilding the slot", self.index,
+                               exc)
+                self._restart(str(exc))
+                if attempt == 2:
+                    raise
+            except JudgeError:
+                raise           # the request's fault, reported as such; the slot is fine
+            except Exception as exc:
+                # Not a verdict and not the request's fault: the slot may be in any state.
+                logger.error("slot %d: job failed: %r", self.index, exc, exc_info=True)
+                self._restart(repr(exc))
+                raise
+        raise AssertionError("unreachable")
+
+    def _ensure_slot(self, first: bool = False, wait: bool = True) -> bool:
+        """Builds and warms the slot; on failure remembers why, waits a little (more after each
+        failure) and returns False."""
+        if self.slot is not None:
+            return True
+        try:
+            slot = self.pool._make_slot(self.index)
+        except Exception as exc:
+            return self._failed_start(exc, wait)
+        try:
+            slot.warm()
+        except Exception as exc:
+            slot.close()
+            return self._failed_start(exc, wait)
+        self.slot, self.warm, self.error = slot, True, None
+        self.pool._backoff[self.index] = 0.0
+        if first:
+            logger.info("slot %d ready (sandbox slot %d, cpu %d)", self.index, slot.number, slot.cpu)
+        return True
+
+    def _failed_start(self, exc: Exception, wait: bool) -> bool:
+        self.warm, self.error = False, str(exc)
+        delay = min(MAX_BACKOFF_S, max(0.5, 2 * self.pool._backoff[self.index]))
+        self.pool._backoff[self.index] = delay
+        logger.error("slot %d cannot start: %s", self.index, exc)
+        if wait:
+            self.pool._stopping.wait(delay)
+        return False
+
+    def _restart(self, reason: str) -> None:
+        self.pool.metrics.slot_restarts.inc()
+        self.pool.restarts.append((time.time(), self.index, reason))
+        self._close_slot()
+        self._ensure_slot(wait=False)
+
+    def _close_slot(self) -> None:
+        slot, self.slot, self.warm = self.slot, None, False
+        if slot is not None:
+            slot.close()
+
+
+class SlotPool:
+    def __init__(self, slots: int, queue_limit: int, make_slot: Callable[[int], Any],
+                 metrics: Metrics) -> None:
+        self.size = slots
+        self.metrics = metrics
+        self._make_slot = make_slot
+        self._queue: queue.Queue[Job[Any]] = queue.Queue(maxsize=queue_limit)
+        self.queue_limit = queue_limit
+        self._stopping = threading.Event()
+        self._closing = False
+        self._lock = threading.Lock()
+        self._backoff = [0.0] * slots
+        self.restarts: list[tuple[float, int, str]] = []   # (time, slot index, reason)
+        self._workers = [Worker(self, index, 0) for index in range(slots)]
+        metrics.bind_pool(self.queue_length, self.busy, slots)
+
+    def start(self) -> None:
+        for worker in self._workers:
+            worker.start()
+
+    # -- state ----------------------------------------------------------------------------
+    def queue_length(self) -> int:
+        return self._queue.qsize()
+
+    def busy(self) -> int:
+        return sum(worker.busy for worker in self._workers)
+
+    def warm_slots(self) -> int:
+        return sum(worker.warm for worker in self._workers)
+
+    @property
+    def closing(self) -> bool:
+        return self._closing
+
+    def status(self) -> list[dict[str, Any]]:
+        return [{"index": w.index, "warm": w.warm, "busy": w.busy, "error": w.error,
+                 "restarts": sum(1 for _, index, _ in self.restarts if index == w.index)}
+                for w in self._workers]
+
+    # -- work -----------------------------------------------------------------------------
+    def submit(self, fn: Callable[[Any], T], endpoint: str) -> Future[T]:
+        """Queues fn(slot) for the next free slot; raises QueueFull or PoolClosed at once."""
+        if self._closing:
+            raise PoolClosed("the server is shutting down")
+        job: Job[T] = Job(fn, endpoint)
+        try:
+            self._queue.put_nowait(job)
+        except queue.Full:
+            raise QueueFull(f"all {self.size} slots are busy and {self.queue_limit} jobs are "
+                            "waiting") from None
+        return job.future
+
+    def _replace(self, dead: Worker, reason: str) -> None:
+        """A worker thread died: a new one (with a new slot) takes its place."""
+        self.metrics.slot_restarts.inc()
+        self.restarts.append((time.time(), dead.index, f"worker thread died: {reason}"))
+        with self._lock:
+            if self._stopping.is_set():
+                return
+            fresh = Worker(self, dead.index, dead.generation + 1)
+            self._workers[dead.index] = fresh
+        fresh.start()
+
+    def close(self, timeout: float) -> None:
+        """Takes no new work, lets the workers finish what is queued and running (up to
+        `timeout` seconds; what is still queued then is cancelled), and ends the threads, each
+        closing its own slot."""
+        self._closing = True
+        deadline = time.monotonic() + timeout
+        while (self._queue.qsize() or self.busy()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        while True:
+            try:
+                job = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            job.future.cancel()
+        self._stopping.set()
+        for worker in list(self._workers):
+            worker.thread.join(max(1.0, deadline - time.monotonic()))

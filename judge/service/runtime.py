@@ -1,0 +1,131 @@
+"""The running service's state (settings, the slot pool, metrics, batches) and the one way a
+request hands work to a slot: `Service.run`, which awaits the job without blocking the event
+loop, answers a full queue with 503 and Retry-After, and cancels the job when its client goes
+away before a slot took it."""
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from fastapi import Request
+
+from judge import JudgeError
+from judge.problems.model import Problem
+from judge.service.errors import ApiError
+from judge.service.metrics import Metrics
+from judge.service.pool import PoolClosed, QueueFull, SlotPool
+from judge.service.settings import Settings
+from judge.service.slot import RequestError, Slot
+
+T = TypeVar("T")
+
+
+class ClientGone(Exception):
+    """The client disconnected while its job waited."""
+
+
+class Service:
+    def __init__(self, settings: Settings, metrics: Metrics | None = None) -> None:
+        self.settings = settings
+        self.metrics = metrics or Metrics()
+        self.pool = SlotPool(settings.slots, settings.queue_limit, self._make_slot, self.metrics)
+        self.draining = False
+        self.problems_ready = settings.dataset is None
+        self.problems_error: str | None = None
+        from judge.service.batches import Batches
+        self.batches = Batches(self)
+
+    def _make_slot(self, index: int) -> Slot:
+        s = self.settings
+        return Slot(s.slot_base + index, s.slot_cpu(index), box_mb=s.box_mb, testlib=s.testlib,
+                    stderr_limit_mb=s.stderr_limit_mb, max_fetch_bytes=s.max_fetch_bytes)
+
+    def start(self) -> None:
+        self.pool.start()
+
+    async def load_dataset(self) -> None:
+        """Opens the --dataset source once, in a thread, before the server says it is ready."""
+        if self.settings.dataset is None:
+            return
+        from judge.api import load_problems
+        try:
+            await asyncio.to_thread(load_problems, self.settings.dataset)
+        except Exception as exc:    # reported by /readyz; the pack still serves
+            self.problems_error = str(exc)
+        self.problems_ready = True
+
+    def close(self) -> None:
+        self.draining = True
+        self.pool.close(self.settings.drain_timeout_s)
+
+    # -- problems -------------------------------------------------------------------------
+    async def problem(self, problem_id: str) -> Problem:
+        """A problem by id: from --dataset when the server has one, else the embedded pack."""
+        from judge.api import load_problem
+        try:
+            return await asyncio.to_thread(load_problem, problem_id, self.settings.dataset)
+        except JudgeError as exc:
+            raise ApiError(404, "unknown_problem", str(exc)) from None
+
+    # -- running --------------------------------------------------------------------------
+    def retry_after(self) -> int:
+        """Seconds until a slot is likely free: the queue ahead times the mean job time,
+        spread over the slots; at least the setting's floor."""
+        samples = [s for metric in self.metrics.run_seconds.collect() for s in metric.samples]
+        total = sum(s.value for s in samples if s.name.endswith("_sum"))
+        runs = sum(s.value for s in samples if s.name.endswith("_count"))
+        mean = total / runs if runs else 1.0
+        estimate = self.pool.queue_length() * mean / max(1, self.settings.slots)
+        return max(self.settings.retry_after_s, min(60, math.ceil(estimate)))
+
+    def overloaded(self, message: str) -> ApiError:
+        self.metrics.rejected.labels("queue_full").inc()
+        return ApiError(503, "queue_full", message, {"Retry-After": str(self.retry_after())})
+
+    def submit(self, fn: Callable[[Slot], T], endpoint: str) -> asyncio.Future[T]:
+        """Queues fn(slot) and returns an asyncio future of it; raises ApiError(503) when the
+        queue is full or the server is draining."""
+        try:
+            future = self.pool.submit(fn, endpoint)
+        except QueueFull as exc:
+            raise self.overloaded(f"the judge is at capacity: {exc}; try again later") from None
+        except PoolClosed:
+            self.metrics.rejected.labels("draining").inc()
+            raise ApiError(503, "draining", "the server is shutting down",
+                           {"Retry-After": str(self.settings.retry_after_s)}) from None
+        return asyncio.wrap_future(future)
+
+    async def run(self, request: Request, fn: Callable[[Slot], T], endpoint: str) -> T:
+        """Runs fn(slot) on the next free slot and returns its result. If the client
+        disconnects first, the job is cancelled (dropped unrun when still queued) and ClientGone
+        raised. A RequestError of the job is 422; any other JudgeError is 422 too (the judge's
+        words for bad input: an unknown checker, a checker that does not compile)."""
+        job = self.submit(fn, endpoint)
+        watcher: asyncio.Future[None] = asyncio.ensure_future(_disconnected(request))
+        try:
+            waiting: set[asyncio.Future[Any]] = {job, watcher}
+            done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if job not in done:
+                job.cancel()
+                raise ClientGone
+            try:
+                return job.result()
+            except RequestError as exc:
+                raise ApiError(422, "invalid_request", str(exc)) from None
+        finally:
+            watcher.cancel()
+
+    async def run_detached(self, fn: Callable[[Slot], T], endpoint: str) -> T:
+        """Like run, for work no client waits on (a batch's items)."""
+        return await self.submit(fn, endpoint)
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns when the client has gone: after its body, the next message of a connection is
+    its disconnect (or nothing, until the response is sent)."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            return

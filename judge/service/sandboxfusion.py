@@ -1,0 +1,386 @@
+"""SandboxFusion's `POST /run_code` and `POST /submit`, answered by the judge's sandbox.
+
+Mapping (README, "Serving it"):
+
+- `run_timeout` is the run's CPU limit; the wall clock gets the judge's default
+  (max(2 x, + 1 s)), so a sleeping program is a TimeLimitExceeded too. `memory_limit_MB` is the
+  peak-memory limit (-1: the server's default). Scripts (python, pypy3) have no compile step and
+  `compile_result` null, as in SandboxFusion; compiled languages report the compile, which the
+  judge's compile cache makes free the second time the same code is sent.
+- The run's status: OK is Finished with return_code 0 (Success); TLE is TimeLimitExceeded;
+  RE, MLE, OLE and RF are Finished with a non-zero return_code (Failed); SE and BUSY (the
+  machine too busy to time the run) are SandboxError, which the client retries. The judge's own
+  status, the CPU time and the peak memory are extra fields.
+- `/submit` grades a whole submission in one slot: compile once, run each test, check (by
+  default with SandboxFusion's own comparison), stop at the first failure unless
+  `config.extra.run_all_cases`; each test is one EvalTestCase as SandboxFusion builds them."""
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import replace
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from judge import JudgeError
+from judge.api import extract_code
+from judge.compiler import CompileResult
+from judge.grade import GradeResult, TestResult
+from judge.languages import LANGUAGES, Language, get_language
+from judge.problems.model import Problem, TestCase
+from judge.sandbox import Limits, RunResult, SandboxError
+from judge.sandbox.policy import describe_refusal
+from judge.service.errors import ApiError
+from judge.service.limits import (
+    check_code,
+    check_names,
+    check_stdin,
+    check_tests,
+    decode_files,
+    invalid,
+    memory_limit,
+    timeout_ms,
+)
+from judge.service.pool import SlotUnavailable
+from judge.service.runtime import Service
+from judge.service.sf_models import (
+    CommandRunResult,
+    CommandRunStatus,
+    EvalResult,
+    EvalTestCase,
+    RunCodeRequest,
+    RunCodeResponse,
+    RunStatus,
+    SubmitRequest,
+)
+from judge.service.slot import SCRIPT_LANGUAGES, Captured, ProgramOutcome, Slot
+from judge.verdicts import Status, Verdict
+
+router = APIRouter(tags=["SandboxFusion"])
+
+# SandboxFusion's names for the judge's languages, and the judge's own.
+SF_LANGUAGES = {"python": "python", "cpp": "cpp", "java": "java", "c": "c", "pypy3": "pypy3",
+                "python3": "python"}
+DEFAULT_CHECKER = "sandboxfusion"          # SandboxFusion's own output comparison
+DEFAULT_TIME_LIMIT_MS = 10_000             # a test's limit when the request gives none
+TEST_INFO_CHARS = 1000                     # test_info's inputs and answers, unless full
+
+
+def sandbox_error(message: str, verdict: str = "SE") -> RunCodeResponse:
+    return RunCodeResponse(status=RunStatus.SandboxError, message=message, verdict=verdict)
+
+
+def resolve_language(name: str) -> Language:
+    """The judge's profile of a SandboxFusion language name; JudgeError when the judge does not
+    run it, or its toolchain is not installed here."""
+    key = SF_LANGUAGES.get(name)
+    if key is None:
+        raise JudgeError(f"language {name!r} is not supported by this judge (supported: "
+                         f"{', '.join(sorted(LANGUAGES))})")
+    language = get_language(key)
+    if not language.available:
+        raise JudgeError(f"the {language.name} toolchain is not installed on this server")
+    return language
+
+
+def _text(data: bytes | None) -> str:
+    return (data or b"").decode(errors="replace")
+
+
+# -- judge results as SandboxFusion's ---------------------------------------------------------
+
+def compile_command_result(compiled: CompileResult) -> CommandRunResult:
+    stopped_by_time = "[compilation stopped: TLE" in compiled.log
+    status = CommandRunStatus.TimeLimitExceeded if stopped_by_time else CommandRunStatus.Finished
+    if compiled.status == "SE":
+        status = CommandRunStatus.Error
+    return CommandRunResult(
+        status=status, execution_time=round(compiled.time_ms / 1000, 6),
+        return_code=None if status != CommandRunStatus.Finished else (0 if compiled.status == "OK" else 1),
+        stdout="", stderr=compiled.log, judge_status=compiled.status)
+
+
+def run_command_result(run: RunResult, stdout: bytes | None, stderr: bytes | None) -> CommandRunResult:
+    status = CommandRunStatus.Finished
+    return_code: int | None = run.exit_code if run.exit_code is not None else (
+        -run.signal if run.signal else None)
+    if run.status == Status.TLE:
+        status, return_code = CommandRunStatus.TimeLimitExceeded, None
+    elif run.status in (Status.SE, Status.BUSY):
+        status = CommandRunStatus.Error
+    elif run.status != Status.OK and not return_code:
+        return_code = -9      # stopped by the judge for a limit, as a kernel kill would show it
+    text_err = _text(stderr)
+    note = describe_refusal(run.syscall) if run.syscall else (
+        run.error if run.status in (Status.SE, Status.BUSY) else None)
+    if note:
+        text_err += ("\n" if text_err and not text_err.endswith("\n") else "") + f"[judge: {note}]"
+    return CommandRunResult(
+        status=status, execution_time=round(run.wall_time_ms / 1000, 6), return_code=return_code,
+        stdout=_text(stdout), stderr=text_err, cpu_time=round(run.cpu_time_ms / 1000, 6),
+        memory_kb=run.memory_kb, judge_status=str(run.status), signal=run.signal,
+        killed_by=str(run.killed_by) if run.killed_by else None)
+
+
+def _run_status(run: RunResult) -> tuple[RunStatus, str]:
+    if run.status == Status.OK:
+        return RunStatus.Success, ""
+    if run.status == Status.BUSY:
+        return RunStatus.SandboxError, ("the machine was too busy to time this run (it was "
+                                        "stopped by the wall clock while starved of CPU): try "
+                                        "again")
+    if run.status == Status.SE:
+        return RunStatus.SandboxError, run.error or "the sandbox failed"
+    return RunStatus.Failed, ""
+
+
+def run_code_response(outcome: ProgramOutcome) -> RunCodeResponse:
+    compile_result = None
+    if outcome.compile is not None:
+        compile_result = compile_command_result(outcome.compile)
+        if outcome.compile.status == "SE":
+            return RunCodeResponse(status=RunStatus.SandboxError, message=outcome.compile.log,
+                                   compile_result=compile_result, verdict="SE")
+        if outcome.compile.status != "OK":
+            return RunCodeResponse(status=RunStatus.Failed, compile_result=compile_result,
+                                   verdict="CE")
+    assert outcome.run is not None
+    captured = outcome.run
+    status, message = _run_status(captured.run)
+    if captured.skipped:
+        message = (message + "; " if message else "") + (
+            "fetch_files left out (past the size this server returns): " + ", ".join(captured.skipped))
+    return RunCodeResponse(
+        status=status, message=message, compile_result=compile_result,
+        run_result=run_command_result(captured.run, captured.stdout, captured.stderr),
+        files={name: base64.b64encode(data).decode() for name, data in captured.files.items()},
+        verdict=str(captured.run.status))
+
+
+# -- /run_code --------------------------------------------------------------------------------
+
+@router.post("/run_code", response_model=RunCodeResponse, response_model_exclude_none=False,
+             summary="Run a program once (SandboxFusion)")
+async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
+    service: Service = request.app.state.service
+    settings = service.settings
+    check_code(body.code, settings)
+    stdin = (body.stdin or "").encode()
+    check_stdin(stdin, settings)
+    files = decode_files(body.files, settings)
+    fetch = check_names(body.fetch_files, settings, "fetch_files")
+    limits = Limits(time_limit_ms=timeout_ms(body.run_timeout, 10, settings, "run_timeout"),
+                    memory_limit_mb=memory_limit(body.memory_limit_MB, settings),
+                    output_limit_mb=settings.output_limit_mb,
+                    stderr_limit_mb=settings.stderr_limit_mb)
+    timeout_ms(body.compile_timeout, 10, settings, "compile_timeout")   # validated only
+    try:
+        language = resolve_language(body.language)
+    except JudgeError as exc:
+        service.metrics.runs.labels("run_code", "unsupported").inc()
+        return sandbox_error(str(exc))
+
+    def job(slot: Slot) -> ProgramOutcome:
+        return slot.run_program(body.code, language, limits, stdin=stdin, files=files, fetch=fetch)
+
+    try:
+        outcome = await service.run(request, job, "run_code")
+    except (SandboxError, SlotUnavailable) as exc:
+        service.metrics.runs.labels("run_code", "SE").inc()
+        return sandbox_error(f"the sandbox failed: {exc}")
+    except JudgeError as exc:
+        service.metrics.runs.labels("run_code", "SE").inc()
+        return sandbox_error(str(exc))
+    response = run_code_response(outcome)
+    service.metrics.runs.labels("run_code", response.verdict or "SE").inc()
+    return response
+
+
+# -- /submit ----------------------------------------------------------------------------------
+
+def _as_text(value: Any, what: str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise invalid(f"provided_data: {what} must be a string, got {type(value).__name__}")
+
+
+def provided_tests(data: dict[str, Any]) -> list[TestCase]:
+    """The tests of SandboxFusion's provided_data in any of the shapes clients send."""
+    if "test" in data or "tests" in data:
+        raw = data.get("test", data.get("tests"))
+        if isinstance(raw, str):
+            try:
+                raw = json.loads(raw)
+            except ValueError:
+                raise invalid("provided_data.test is a string that is not JSON") from None
+        if not isinstance(raw, list):
+            raise invalid("provided_data.test must be a list of {input: {stdin}, output: {stdout}}")
+        tests = []
+        for number, case in enumerate(raw, start=1):
+            if not isinstance(case, dict) or "input" not in case or "output" not in case:
+                raise invalid(f"provided_data.test[{number - 1}] has no input and output")
+            given, wanted = case["input"], case["output"]
+            if isinstance(given, dict):
+                given = given.get("stdin", "")
+            if isinstance(wanted, dict):
+                wanted = wanted.get("stdout", "")
+            tests.append(TestCase(_as_text(given, f"test {number}'s input").encode(),
+                                  _as_text(wanted, f"test {number}'s output").encode()))
+        return tests
+    pairs = data.get("input_output", data)
+    if isinstance(pairs, str):
+        try:
+            pairs = json.loads(pairs)
+        except ValueError:
+            raise invalid("provided_data.input_output is a string that is not JSON") from None
+    if isinstance(pairs, dict) and "inputs" in pairs and "outputs" in pairs:
+        inputs, outputs = pairs["inputs"], pairs["outputs"]
+        if not isinstance(inputs, list) or not isinstance(outputs, list) or len(inputs) != len(outputs):
+            raise invalid("provided_data: inputs and outputs must be lists of the same length")
+        return [TestCase(_as_text(i, "an input").encode(), _as_text(o, "an output").encode())
+                for i, o in zip(inputs, outputs, strict=True)]
+    raise invalid("provided_data has no tests: give `test` ([{input: {stdin}, output: "
+                  "{stdout}}]) or `inputs` and `outputs`")
+
+
+def _positive_int(data: dict[str, Any], *keys: str) -> int | None:
+    for key in keys:
+        if key in data and data[key] is not None:
+            value = data[key]
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+                raise invalid(f"provided_data.{key} must be a positive number")
+            return int(value)
+    return None
+
+
+async def submission_problem(body: SubmitRequest, language: Language, service: Service) -> Problem:
+    settings = service.settings
+    config = body.config
+    data = config.provided_data
+    if data is None:
+        # Not SandboxFusion's: a problem this server knows (the pack, or --dataset) by id.
+        problem = await service.problem(str(body.id))
+    else:
+        if not isinstance(data, dict):
+            raise invalid("provided_data must be an object (one problem) for /submit")
+        tests = provided_tests(data)
+        check_tests(len(tests), sum(len(t.input) + len(t.output) for t in tests), settings,
+                    "provided_data")
+        if not tests:
+            raise invalid("provided_data holds no test")
+        checker = data.get("checker") or DEFAULT_CHECKER
+        if not isinstance(checker, str):
+            raise invalid("provided_data.checker must be a checker's name or source")
+        check_code(checker, settings, "provided_data.checker")
+        time_limit = _positive_int(data, "time_limit_ms") or DEFAULT_TIME_LIMIT_MS
+        memory = _positive_int(data, "memory_limit_mb", "memory_limit_MB")
+        problem = Problem(id=str(body.id), title="", statement="", time_limit_ms=time_limit,
+                          memory_limit_mb=memory_limit(memory, settings, "memory_limit_mb"),
+                          checker=checker, tests=tuple(tests))
+    if config.run_timeout is not None:
+        # SandboxFusion's run_timeout is the limit of the run itself: the judge's time factor
+        # of the language (python 2x, ...) is taken back out of it.
+        limit = timeout_ms(config.run_timeout, 10, settings, "config.run_timeout")
+        problem = replace(problem, time_limit_ms=max(1, round(limit / language.time_factor)))
+    return problem
+
+
+def _truncated(data: bytes, full: bool) -> str:
+    text = _text(data)
+    return text if full or len(text) <= TEST_INFO_CHARS else text[:TEST_INFO_CHARS] + "..."
+
+
+def eval_test_case(test: TestResult, case: TestCase, compile_result: CommandRunResult | None,
+                   full: bool) -> EvalTestCase:
+    assert test.run is not None
+    status, message = _run_status(test.run)
+    if test.verdict == Verdict.FAIL:
+        status, message = RunStatus.SandboxError, f"the checker failed: {test.checker_message}"
+    elif status == RunStatus.Failed or test.verdict != Verdict.AC:
+        message = test.checker_message
+    info = {"input": {"stdin": _truncated(case.input, full)},
+            "output": {"stdout": _truncated(case.output, full)}}
+    exec_info = RunCodeResponse(status=status, message=message, compile_result=compile_result,
+                                run_result=run_command_result(test.run, test.output, None),
+                                verdict=str(test.verdict))
+    return EvalTestCase(passed=test.verdict == Verdict.AC, exec_info=exec_info, test_info=info)
+
+
+def eval_result(body: SubmitRequest, code: str, extracted: str, result: GradeResult,
+                problem: Problem, language: Language) -> EvalResult:
+    full = bool(body.config.extra.get("return_full_case", False))
+    script = language.name in SCRIPT_LANGUAGES
+    compile_result = None if script else compile_command_result(result.compile)
+    tests: list[EvalTestCase] = []
+    if result.compile.status != "OK":
+        first = problem.tests[0]
+        info = {"input": {"stdin": _truncated(first.input, full)},
+                "output": {"stdout": _truncated(first.output, full)}}
+        if result.compile.status == "SE":
+            exec_info = sandbox_error(result.compile.log)
+            exec_info.compile_result = compile_result
+        elif script:
+            # SandboxFusion runs a script that does not parse; Python says so and exits 1.
+            exec_info = RunCodeResponse(
+                status=RunStatus.Failed, verdict="CE",
+                run_result=CommandRunResult(status=CommandRunStatus.Finished, execution_time=0,
+                                            return_code=1, stdout="", stderr=result.compile.log,
+                                            judge_status="CE"))
+        else:
+            exec_info = RunCodeResponse(status=RunStatus.Failed, compile_result=compile_result,
+                                        verdict="CE")
+        tests.append(EvalTestCase(passed=False, exec_info=exec_info, test_info=info))
+    else:
+        for test in result.tests:
+            tests.append(eval_test_case(test, problem.tests[test.index - 1], compile_result, full))
+    return EvalResult(id=body.id, accepted=result.verdict == Verdict.AC, extracted_code=code,
+                      tests=tests, extracted_type=extracted,  # type: ignore[arg-type]
+                      extra={"verdict": str(result.verdict), "judge": result.to_dict()})
+
+
+@router.post("/submit", response_model=EvalResult,
+             summary="Grade a completion against its tests (SandboxFusion's online judge)")
+async def submit(body: SubmitRequest, request: Request) -> EvalResult:
+    service: Service = request.app.state.service
+    config = body.config
+    if config.custom_extract_logic:
+        raise invalid("config.custom_extract_logic is not supported: it would run the client's "
+                      "Python on the server, outside any sandbox")
+    if not config.language:
+        raise invalid("config.language is required")
+    try:
+        language = resolve_language(config.language)
+    except JudgeError as exc:
+        raise invalid(str(exc)) from None
+    block = extract_code(body.completion)
+    code, extracted = (block.code, "fenced") if block is not None else (body.completion, "heuristic")
+    if not code.strip():
+        code, extracted = "", "empty"
+    check_code(code, service.settings)
+    problem = await submission_problem(body, language, service)
+    all_tests = bool(config.extra.get("run_all_cases", False))
+
+    # Each test's stdout comes back in its exec_info, up to a share of the server's budget.
+    share = max(4096, service.settings.max_submit_output_bytes // max(1, len(problem.tests)))
+
+    def job(slot: Slot) -> GradeResult:
+        return slot.grade(code, language, problem, all_tests=all_tests, keep_output=True,
+                          kept_output_limit=share)
+
+    try:
+        result = await service.run(request, job, "submit")
+    except (SandboxError, SlotUnavailable) as exc:
+        service.metrics.runs.labels("submit", "SE").inc()
+        raise ApiError(503, "sandbox_failure", f"the sandbox failed: {exc}",
+                       {"Retry-After": str(service.settings.retry_after_s)}) from None
+    except JudgeError as exc:          # the problem's fault: an unknown or broken checker
+        raise invalid(str(exc)) from None
+    service.metrics.runs.labels("submit", str(result.verdict)).inc()
+    return eval_result(body, code, extracted, result, problem, language)
+
+
+__all__ = ["router", "run_code_response", "eval_result", "provided_tests", "resolve_language",
+           "Captured"]

@@ -1,0 +1,103 @@
+"""What a `judge serve` process is allowed to do: where it listens, how many slots it warms, how
+long its queue may grow, and the size of everything a request may carry (docs/design.md §9)."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from judge import JudgeError
+from judge.cpus import usable_cpus
+
+MiB = 1 << 20
+# Slot numbers (sandbox uids) of the service: away from `judge eval` (0..), judge.api (400-599),
+# the tests (620-680, 1000..) and the audit (700).
+DEFAULT_SLOT_BASE = 800
+
+
+class Settings(BaseModel):
+    """Every knob of the service, with safe defaults. Frozen: a running server never changes
+    its own limits."""
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=0, le=65535)
+    slots: int = Field(default_factory=lambda: len(usable_cpus()), ge=1, le=256)
+    slot_base: int = Field(default=DEFAULT_SLOT_BASE, ge=0, le=100_000)
+    # Jobs waiting for a slot; past it a request is answered 503 with Retry-After.
+    queue_size: int = Field(default=0, ge=0, description="0: 16 per slot, at least 64")
+    tokens: tuple[str, ...] = ()          # bearer tokens; empty: no authentication
+    dataset: str | None = None            # problems of /v1/grade beside the embedded pack
+    testlib: str | None = None            # a testlib checkout for custom checkers
+
+    # -- request sizes ------------------------------------------------------------------------
+    max_body_bytes: int = Field(default=64 * MiB, ge=1024)
+    max_code_bytes: int = Field(default=1 * MiB, ge=1)
+    max_stdin_bytes: int = Field(default=16 * MiB, ge=0)
+    max_files: int = Field(default=64, ge=0)              # files and fetch_files of one run
+    max_files_bytes: int = Field(default=16 * MiB, ge=0)  # decoded, all files of one run together
+    max_tests: int = Field(default=1000, ge=1)
+    max_tests_bytes: int = Field(default=48 * MiB, ge=1)  # inputs and answers of one submission
+    max_batch_items: int = Field(default=1000, ge=1)
+    max_batches: int = Field(default=64, ge=1)            # batches kept for polling at once
+    max_argv: int = Field(default=256, ge=1)
+
+    # -- run limits ---------------------------------------------------------------------------
+    default_memory_mb: int = Field(default=1024, ge=16)
+    max_memory_mb: int = Field(default=4096, ge=16)
+    max_run_timeout_s: float = Field(default=60, gt=0)
+    output_limit_mb: int = Field(default=16, ge=1)        # stdout of one run; past it the run is OLE
+    stderr_limit_mb: int = Field(default=1, ge=0)
+    box_mb: int = Field(default=64, ge=1)                 # the tmpfs /box of /run_code and /v1/exec
+    max_fetch_bytes: int = Field(default=16 * MiB, ge=0)  # what fetch_files may bring back, together
+    # /submit's answer holds each test's stdout: this much of it, all tests together (each
+    # test's share, at least 4 KiB, is cut there; the checker always sees the whole output).
+    max_submit_output_bytes: int = Field(default=64 * MiB, ge=0)
+
+    # -- lifecycle ----------------------------------------------------------------------------
+    drain_timeout_s: float = Field(default=120, gt=0)     # SIGTERM: longest wait for runs in flight
+    retry_after_s: int = Field(default=1, ge=1)           # the least Retry-After of a 503
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Settings:
+        if self.default_memory_mb > self.max_memory_mb:
+            raise ValueError("default_memory_mb is above max_memory_mb")
+        if self.max_files_bytes > self.box_mb * MiB:
+            raise ValueError("max_files_bytes does not fit in the box (box_mb)")
+        if any(not token or any(c.isspace() for c in token) for token in self.tokens):
+            raise ValueError("a token is empty or holds white space")
+        return self
+
+    @property
+    def queue_limit(self) -> int:
+        return self.queue_size or max(64, 16 * self.slots)
+
+    def slot_cpu(self, index: int) -> int:
+        cpus = usable_cpus()
+        return cpus[index % len(cpus)]
+
+
+def read_tokens(path: Path) -> tuple[str, ...]:
+    """The bearer tokens of a token file: one a line; blank lines and `#` comments skipped."""
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise JudgeError(f"cannot read the token file {path}: {exc}") from None
+    tokens = tuple(line.strip() for line in text.splitlines()
+                   if line.strip() and not line.lstrip().startswith("#"))
+    if not tokens:
+        raise JudgeError(f"the token file {path} holds no token")
+    if any(len(token) < 16 for token in tokens):
+        raise JudgeError(f"a token of {path} is shorter than 16 characters: too easy to guess")
+    return tokens
+
+
+def run_timeout_ms(seconds: float, settings: Settings, what: str = "run_timeout") -> int:
+    """A client's timeout in seconds as a CPU limit in ms, within the service's bounds."""
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ValueError(f"{what} must be a positive number of seconds, got {seconds!r}")
+    if seconds > settings.max_run_timeout_s:
+        raise ValueError(f"{what} {seconds:g} s is above this server's limit of "
+                         f"{settings.max_run_timeout_s:g} s")
+    return max(1, round(seconds * 1000))

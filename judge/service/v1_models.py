@@ -1,0 +1,182 @@
+"""The native API's models (/v1): a grading is `judge run --json`'s JSON, a run is `judge exec
+--json`'s RunResult, both typed here so that the OpenAPI schema documents them."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from judge.service.errors import ErrorResponse
+
+
+class InlineTest(BaseModel):
+    input: str
+    output: str = Field(..., description="the expected answer (the checker's third file)")
+
+
+class InlineProblem(BaseModel):
+    """A problem carried by the request, graded exactly as a pack problem would be."""
+    id: str = Field(default="inline", max_length=200)
+    time_limit_ms: int = Field(default=1000, ge=1, le=600_000, description="before the language's "
+                               "time factor (python and java 2x)")
+    memory_limit_mb: int = Field(default=256, ge=1)
+    checker: str = Field(default="wcmp", description="a testlib checker's name (wcmp, lcmp, ncmp, "
+                         "rcmp6, yesno, ...), a dataset comparator (lcb, codecontests, "
+                         "sandboxfusion), or a testlib checker's C++ source")
+    tests: list[InlineTest] = Field(..., min_length=1)
+
+
+class GradeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    code: str
+    language: str = Field(..., examples=["cpp"], description="cpp, c, python, pypy3, java")
+    problem_id: str | None = Field(default=None, examples=["2020A"], description="a problem of the "
+                                   "embedded pack, or of the dataset the server was started "
+                                   "with (--dataset)")
+    problem: InlineProblem | None = None
+    all_tests: bool = Field(default=False, description="run every test, not only up to the first failure")
+
+    @model_validator(mode="after")
+    def _one_problem(self) -> GradeRequest:
+        if (self.problem_id is None) == (self.problem is None):
+            raise ValueError("give exactly one of problem_id and problem")
+        return self
+
+
+class CompileInfo(BaseModel):
+    status: str = Field(..., description="OK, CE or SE")
+    log: str
+    cached: bool
+    time_ms: float
+
+
+class TestInfo(BaseModel):
+    __test__ = False
+    index: int
+    verdict: str
+    cpu_time_ms: float
+    wall_time_ms: float
+    memory_kb: int
+    exit_code: int | None
+    signal: int | None
+    checker_message: str
+
+
+class GradeResponse(BaseModel):
+    """`judge run --json`: the same fields, the same values."""
+    verdict: str = Field(..., description="AC, WA, PE, TLE, MLE, OLE, RE, RF, CE, FAIL, SE, BUSY")
+    problem: str
+    language: str
+    compile: CompileInfo
+    tests: list[TestInfo]
+    max_cpu_time_ms: float
+    max_memory_kb: int
+    time_limit_ms: int
+    memory_limit_mb: int
+    timings: dict[str, float]
+
+
+class ExecLimits(BaseModel):
+    time_limit_ms: int = Field(default=1000, ge=1, description="CPU of every process of the run")
+    memory_limit_mb: int = Field(default=256, ge=1)
+    wall_time_limit_ms: int | None = Field(default=None, ge=1, description="default max(2 x time, "
+                                           "time + 1 s)")
+    output_limit_mb: float = Field(default=16, gt=0)
+    processes: int = Field(default=64, ge=1)
+
+
+class ExecRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    argv: list[str] = Field(..., min_length=1, examples=[["python3", "-c", "print(1)"]],
+                            description="a command of the sandbox's read-only root; the "
+                            "working directory is /box, a tmpfs holding `files` (noexec)")
+    stdin: str | None = None
+    stdin_base64: str | None = None
+    files: dict[str, str] = Field(default_factory=dict, description="path in /box -> base64")
+    fetch_files: list[str] = Field(default_factory=list)
+    policy: Literal["native", "python", "java"] = "native"
+    limits: ExecLimits = Field(default_factory=lambda: ExecLimits())
+    output: Literal["text", "base64"] = Field(default="text", description="how stdout and stderr are "
+                                              "returned")
+
+
+class RunResultModel(BaseModel):
+    """`judge exec --json`: the sandbox's RunResult."""
+    status: str = Field(..., description="OK, TLE, MLE, OLE, RE, RF, SE, BUSY")
+    exit_code: int | None
+    signal: int | None
+    cpu_time_ms: float
+    wall_time_ms: float
+    memory_kb: int
+    output_bytes: int
+    killed_by: str | None
+    syscall: str | None
+    sources: dict[str, str]
+    error: str | None
+    setup_cpu_ms: float
+    undelivered_bytes: int
+    waiting_ms: float
+
+
+class ExecResponse(BaseModel):
+    result: RunResultModel
+    stdout: str
+    stderr: str
+    files: dict[str, str] = Field(default_factory=dict, description="fetch_files, base64")
+
+
+class BatchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    items: list[GradeRequest] = Field(..., min_length=1)
+
+
+class BatchCreated(BaseModel):
+    id: str
+    total: int
+    url: str
+
+
+class BatchItem(BaseModel):
+    index: int
+    status: Literal["queued", "running", "done", "error", "cancelled"]
+    result: GradeResponse | None = None
+    error: ErrorResponse | None = None
+
+
+class BatchStatus(BaseModel):
+    id: str
+    status: Literal["running", "done", "cancelled"]
+    total: int
+    finished: int
+    verdicts: dict[str, int] = Field(default_factory=dict)
+    items: list[BatchItem]
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+
+
+class SlotState(BaseModel):
+    index: int
+    warm: bool
+    busy: bool
+    error: str | None
+    restarts: int
+
+
+class Readiness(BaseModel):
+    ready: bool
+    draining: bool
+    slots: list[SlotState]
+    queue_length: int
+    queue_limit: int
+    problems: str = Field(..., description="ready, loading, or the error of --dataset")
+
+
+class LanguageInfo(BaseModel):
+    name: str
+    available: bool
+    time_factor: float
+    compiled: bool

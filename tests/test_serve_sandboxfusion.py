@@ -1,0 +1,341 @@
+"""`judge serve` as a SandboxFusion drop-in, driven by SandboxFusion's own client (the PyPI
+package `sandbox-fusion`, unchanged): set_endpoint, run_code, submit, their async variants and
+summary_run_code_result, against a real server on 127.0.0.1.
+
+The client's RunCodeRequest has no memory_limit_MB (SandboxFusion's server has one) and its
+language list has no c or pypy3; clients that want them subclass the model, as done here."""
+from __future__ import annotations
+
+import asyncio
+import base64
+import secrets
+import shutil
+from pathlib import Path
+
+import pytest
+import requests
+import sandbox_fusion as sf
+from sandbox_fusion import models as sf_models
+
+from conftest import PACK_SOURCES
+from serving import Server
+
+pytestmark = pytest.mark.usefixtures("require_sandbox")
+
+
+class RunCodeRequestMB(sf.RunCodeRequest):
+    """What verl and others send: SandboxFusion's request with its server's memory_limit_MB."""
+    memory_limit_MB: int = -1
+
+
+class AnyLanguageRequest(RunCodeRequestMB):
+    language: str   # type: ignore[assignment]  (the client's Literal has no c, pypy3)
+
+
+@pytest.fixture(scope="module")
+def server(require_sandbox):
+    with Server(slots=2) as running:
+        sf.set_endpoint(running.url)
+        yield running
+
+
+HELLO = {
+    "python": "import sys\nname = sys.stdin.read().strip()\nprint(f'hello {name}')\n",
+    "cpp": ("#include <bits/stdc++.h>\nint main(){std::string s; std::cin >> s; "
+            "std::cout << \"hello \" << s << std::endl;}\n"),
+    "c": ("#include <stdio.h>\nint main(){char s[64]; scanf(\"%63s\", s); "
+          "printf(\"hello %s\\n\", s); return 0;}\n"),
+    "java": ("import java.util.*;\npublic class Main { public static void main(String[] a) { "
+             "System.out.println(\"hello \" + new Scanner(System.in).next()); } }\n"),
+}
+
+
+@pytest.mark.parametrize("language", ["python", "cpp", "java", "c"])
+def test_run_code_each_language(server, language):
+    if language == "java" and shutil.which("javac") is None:
+        pytest.skip("no JDK here")
+    name = secrets.token_hex(4)
+    request = (AnyLanguageRequest if language == "c" else sf.RunCodeRequest)(
+        code=HELLO[language], language=language, stdin=name + "\n")
+    result = sf.run_code(request, max_attempts=1)
+    assert result.status == sf.RunStatus.Success, result
+    assert result.run_result.status == sf.CommandRunStatus.Finished
+    assert result.run_result.return_code == 0
+    assert result.run_result.stdout == f"hello {name}\n"
+    assert result.run_result.execution_time > 0
+    if language == "python":
+        assert result.compile_result is None        # SandboxFusion runs scripts directly
+    else:
+        assert result.compile_result.status == sf.CommandRunStatus.Finished
+        assert result.compile_result.return_code == 0
+    assert sf.summary_run_code_result(result, sf.SummaryMapping()) == "Success"
+    # The judge's extra fields, which the client's models leave out, are in the JSON.
+    raw = server.post("/run_code", request.dict()).json()
+    assert raw["verdict"] == "OK"
+    run = raw["run_result"]
+    assert run["judge_status"] == "OK" and run["memory_kb"] > 0 and 0 < run["cpu_time"] < 10
+
+
+def test_run_code_time_limit(server):
+    result = sf.run_code(sf.RunCodeRequest(code="while True:\n    pass\n", language="python",
+                                           run_timeout=1), max_attempts=1)
+    assert result.status == sf.RunStatus.Failed
+    assert result.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
+    assert result.run_result.return_code is None
+    assert result.run_result.cpu_time >= 1.0          # the judge's CPU figure, past the limit
+    mapping = sf.SummaryMapping(RunTimeout="TLE")
+    assert sf.summary_run_code_result(result, mapping) == "TLE"
+
+
+def test_run_code_sleeper_is_stopped_by_the_wall_clock(server):
+    result = sf.run_code(sf.RunCodeRequest(code="import time\ntime.sleep(30)\n",
+                                           language="python", run_timeout=1), max_attempts=1)
+    assert result.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
+    assert result.run_result.execution_time < 10
+
+
+@pytest.mark.parametrize("language", ["python", "cpp"])
+def test_run_code_memory_limit(server, language):
+    code = {"python": "a = bytearray(400 << 20)\nprint(len(a))\n",
+            "cpp": ("#include <bits/stdc++.h>\nint main(){std::vector<char> v(400u << 20, 1); "
+                    "std::cout << (int)v[12345] << std::endl;}\n")}[language]
+    request = RunCodeRequestMB(code=code, language=language, memory_limit_MB=128)
+    result = sf.run_code(request, max_attempts=1)
+    assert result.status == sf.RunStatus.Failed
+    assert result.run_result.status == sf.CommandRunStatus.Finished
+    assert result.run_result.return_code != 0       # as SandboxFusion shows an OOM kill
+    assert sf.summary_run_code_result(result, sf.SummaryMapping(RunFailed="RE")) == "RE"
+    raw = server.post("/run_code", request.dict()).json()
+    assert raw["verdict"] == "MLE" and raw["run_result"]["judge_status"] == "MLE"
+    assert raw["run_result"]["memory_kb"] > 128 * 1024
+
+
+def test_run_code_runtime_errors(server):
+    result = sf.run_code(sf.RunCodeRequest(code="raise SystemExit(3)\n", language="python"),
+                         max_attempts=1)
+    assert result.status == sf.RunStatus.Failed and result.run_result.return_code == 3
+    result = sf.run_code(sf.RunCodeRequest(code="print('x')\n1/0\n", language="python"),
+                         max_attempts=1)
+    assert result.run_result.return_code == 1
+    assert result.run_result.stdout == "x\n"
+    assert "ZeroDivisionError" in result.run_result.stderr
+    crash = "int main(){ volatile int *p = 0; return *p; }\n"
+    result = sf.run_code(sf.RunCodeRequest(code=crash, language="cpp"), max_attempts=1)
+    assert result.status == sf.RunStatus.Failed
+    assert result.run_result.return_code == -11     # SIGSEGV
+    assert sf.summary_run_code_result(result, sf.SummaryMapping(RunFailed="RE")) == "RE"
+
+
+def test_run_code_compile_error(server):
+    result = sf.run_code(sf.RunCodeRequest(code="int main( { return 0; }\n", language="cpp"),
+                         max_attempts=1)
+    assert result.status == sf.RunStatus.Failed
+    assert result.run_result is None
+    assert result.compile_result.status == sf.CommandRunStatus.Finished
+    assert result.compile_result.return_code == 1
+    assert "error" in result.compile_result.stderr
+    assert sf.summary_run_code_result(result, sf.SummaryMapping(CompileFailed="CE")) == "CE"
+    # A script that does not parse is what Python makes of it: exit 1 and a SyntaxError.
+    result = sf.run_code(sf.RunCodeRequest(code="print(\n", language="python"), max_attempts=1)
+    assert result.run_result.return_code == 1 and "SyntaxError" in result.run_result.stderr
+
+
+def test_run_code_files_and_fetch_files(server):
+    data = secrets.token_bytes(3000)
+    code = ("import hashlib\n"
+            "blob = open('inputs/blob.bin', 'rb').read()\n"
+            "open('out/digest.txt', 'w').write(hashlib.sha256(blob).hexdigest())\n"
+            "print(open('note.txt').read())\n")
+    import hashlib
+    request = sf.RunCodeRequest(
+        code="import os\nos.mkdir('out')\n" + code, language="python",
+        files={"inputs/blob.bin": base64.b64encode(data).decode(),
+               "note.txt": base64.b64encode(b"from the client").decode()},
+        fetch_files=["out/digest.txt", "missing.txt"])
+    result = sf.run_code(request, max_attempts=1)
+    assert result.status == sf.RunStatus.Success, result
+    assert result.run_result.stdout == "from the client\n"
+    assert set(result.files) == {"out/digest.txt"}   # a missing file is left out, as SF does
+    assert base64.b64decode(result.files["out/digest.txt"]).decode() == hashlib.sha256(data).hexdigest()
+    # The next run's box holds nothing of this one.
+    result = sf.run_code(sf.RunCodeRequest(code="import os\nprint(sorted(os.listdir('.')))\n",
+                                           language="python"), max_attempts=1)
+    assert result.run_result.stdout == "['code.py']\n"
+
+
+def test_pypy3_under_its_own_name(server):
+    request = AnyLanguageRequest(code="print(sum(range(10)))", language="pypy3")
+    if shutil.which("pypy3") is None:
+        with pytest.raises(Exception, match="pypy3 toolchain is not installed"):
+            sf.run_code(request, max_attempts=1)
+    else:
+        assert sf.run_code(request, max_attempts=1).run_result.stdout == "45\n"
+
+
+def test_unsupported_language_is_a_clean_sandbox_error(server):
+    request = sf.RunCodeRequest(code="console.log(1)", language="nodejs")
+    with pytest.raises(Exception, match="not supported by this judge"):
+        sf.run_code(request, max_attempts=1)
+    response = server.post("/run_code", request.dict())
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "SandboxError" and "nodejs" in body["message"]
+
+
+def _tests(pairs):
+    return [{"input": {"stdin": i}, "output": {"stdout": o}} for i, o in pairs]
+
+
+DOUBLER = "```python\nprint(int(input()) * 2)\n```"
+
+
+def test_submit_provided_data(server):
+    pairs = [(str(i), str(2 * i)) for i in range(1, 21)]
+    request = sf.SubmitRequest(dataset="code_contests", id="double", completion=DOUBLER,
+                               config=sf.TestConfig(language="python",
+                                                    provided_data={"test": _tests(pairs)}))
+    result = sf.submit(request, max_attempts=1)
+    assert result.accepted and result.extracted_code == "print(int(input()) * 2)\n"
+    assert len(result.tests) == 20 and all(t.passed for t in result.tests)
+    assert result.tests[4].exec_info.run_result.stdout == "10\n"
+    assert result.tests[4].test_info["input"]["stdin"] == "5"
+    assert result.extra["verdict"] == "AC"
+    assert len(result.extra["judge"]["tests"]) == 20
+
+    # A wrong test stops the grading there, as SandboxFusion does; run_all_cases runs on.
+    wrong = pairs[:3] + [("4", "9")] + pairs[4:]
+    request.config.provided_data = {"test": _tests(wrong)}
+    result = sf.submit(request, max_attempts=1)
+    assert not result.accepted and len(result.tests) == 4
+    assert [t.passed for t in result.tests] == [True, True, True, False]
+    assert result.tests[3].exec_info.status == sf.RunStatus.Success   # the run itself was fine
+    assert result.extra["verdict"] == "WA"
+    request.config.extra = {"run_all_cases": True}
+    result = sf.submit(request, max_attempts=1)
+    assert len(result.tests) == 20 and sum(not t.passed for t in result.tests) == 1
+
+
+def test_submit_compiles_once_and_takes_checker_and_limits(server):
+    # C++ with a float answer: the testlib checker rcmp6 from provided_data accepts 1e-6.
+    code = ("```cpp\n#include <bits/stdc++.h>\n// " + secrets.token_hex(8) + "\n"
+            "int main(){double x; std::cin >> x; printf(\"%.9f\\n\", x / 3);}\n```")
+    data = {"test": _tests([(str(v), f"{v / 3:.7f}") for v in range(1, 21)]), "checker": "rcmp6",
+            "time_limit_ms": 2000, "memory_limit_mb": 64}
+    request = sf.SubmitRequest(dataset="x", id=7, completion=code,
+                               config=sf.TestConfig(language="cpp", provided_data=data))
+    result = sf.submit(request, max_attempts=1)
+    assert result.accepted, result
+    judge = result.extra["judge"]
+    assert judge["compile"]["cached"] is False and judge["time_limit_ms"] == 2000
+    assert judge["memory_limit_mb"] == 64 and len(judge["tests"]) == 20
+    # Every test's exec_info carries the one compile; no test compiled again.
+    compile_times = {t.exec_info.compile_result.execution_time for t in result.tests}
+    assert len(compile_times) == 1
+    assert compile_times.pop() == pytest.approx(judge["compile"]["time_ms"] / 1000, abs=1e-3)
+    # SandboxFusion's own comparison (the default) accepts the same output too.
+    data.pop("checker")
+    assert sf.submit(request, max_attempts=1).accepted
+    # ... and a TLE under the given limit is the judge's TLE.
+    data.update(time_limit_ms=200)
+    request.completion = "```cpp\nint main(){ volatile unsigned long i = 0; for(;;) i++; }\n```"
+    result = sf.submit(request, max_attempts=1)
+    assert not result.accepted and result.extra["verdict"] == "TLE"
+    assert result.tests[0].exec_info.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
+
+
+def test_submit_custom_testlib_checker(server):
+    checker = r'''
+#include "testlib.h"
+int main(int argc, char* argv[]) {
+    registerTestlibCmd(argc, argv);
+    long long n = inf.readLong();
+    long long a = ouf.readLong(), b = ouf.readLong();
+    if (a + b != n || a < 0 || b < 0) quitf(_wa, "%lld + %lld is not %lld", a, b, n);
+    quitf(_ok, "fine");
+}
+'''
+    data = {"test": _tests([("10", "5 5"), ("7", "3 4")]), "checker": checker}
+    completion = "```python\nn = int(input())\nprint(n - 1, 1)\n```"
+    request = sf.SubmitRequest(dataset="x", id="split", completion=completion,
+                               config=sf.TestConfig(language="python", provided_data=data))
+    result = sf.submit(request, max_attempts=1)
+    assert result.accepted, result.extra
+    request.completion = "```python\nprint(1, 1)\n```"
+    result = sf.submit(request, max_attempts=1)
+    assert not result.accepted and result.extra["verdict"] == "WA"
+    assert "is not 10" in result.tests[0].exec_info.message
+
+
+def test_submit_compile_error_and_a_problem_of_the_pack(server):
+    request = sf.SubmitRequest(dataset="x", id=1, completion="```cpp\nint main( {\n```",
+                               config=sf.TestConfig(language="cpp",
+                                                    provided_data={"test": _tests([("1", "1")])}))
+    result = sf.submit(request, max_attempts=1)
+    assert not result.accepted and len(result.tests) == 1
+    assert result.tests[0].exec_info.compile_result.return_code == 1
+    assert result.tests[0].exec_info.run_result is None
+    # Without provided_data the id names a problem this server has (the embedded pack).
+    solution = (PACK_SOURCES / "codeforces-2020A" / "sol.cpp").read_text()
+    request = sf.SubmitRequest(dataset="pack", id="2020A", completion=f"```cpp\n{solution}```",
+                               config=sf.TestConfig(language="cpp"))
+    result = sf.submit(request, max_attempts=1)
+    assert result.accepted and result.extra["judge"]["problem"] == "codeforces/2020A"
+
+
+def test_async_clients_concurrently(server):
+    async def main():
+        runs = [sf.run_code_async(sf.RunCodeRequest(code="print(int(input()) ** 2)",
+                                                    language="python", stdin=str(i)),
+                                  max_attempts=1) for i in range(24)]
+        submits = [sf.submit_async(sf.SubmitRequest(
+            dataset="x", id=i, completion=DOUBLER,
+            config=sf.TestConfig(language="python",
+                                 provided_data={"test": _tests([(str(i), str(2 * i))])})),
+            max_attempts=1) for i in range(8)]
+        return await asyncio.gather(*runs), await asyncio.gather(*submits)
+
+    runs, submits = asyncio.run(main())
+    assert [r.run_result.stdout for r in runs] == [f"{i * i}\n" for i in range(24)]
+    assert all(r.status == sf.RunStatus.Success for r in runs)
+    assert [s.id for s in submits] == list(range(8)) and all(s.accepted for s in submits)
+
+
+def test_submit_safe_and_bad_submissions(server):
+    # provided_data as a list is SandboxFusion's shape for get_prompts, not for one submission.
+    bad = sf.SubmitRequest(dataset="x", id=3, completion=DOUBLER,
+                           config=sf.TestConfig(language="python", provided_data=[{"a": 1}]))
+    response = server.post("/submit", bad.dict())
+    assert response.status_code == 422 and "provided_data" in response.json()["message"]
+    assert sf.submit_safe(bad, max_attempts=1).accepted is False
+    hostile = sf.SubmitRequest(dataset="x", id=4, completion=DOUBLER, config=sf.TestConfig(
+        language="python", custom_extract_logic="import os; os.system('id')",
+        provided_data={"test": _tests([("1", "2")])}))
+    response = server.post("/submit", hostile.dict())
+    assert response.status_code == 422 and "not supported" in response.json()["message"]
+
+
+def test_client_models_parse_every_response(server):
+    """Whatever the server answers on 200 parses into the client's own models."""
+    response = server.post("/run_code", {"code": "print(1)", "language": "python"})
+    sf_models.RunCodeResponse(**response.json())
+    response = server.post("/submit", sf.SubmitRequest(
+        dataset="x", id=1, completion=DOUBLER,
+        config=sf.TestConfig(language="python", provided_data={"test": _tests([("1", "2")])})).dict())
+    sf_models.EvalResult(**response.json())
+
+
+def test_token_in_the_endpoint_url(require_sandbox, tmp_path: Path):
+    """With --token-file, the unchanged client authenticates by the URL's credentials."""
+    token = secrets.token_urlsafe(24)
+    (tmp_path / "tokens").write_text(f"# the service's token\n{token}\n")
+    with Server(slots=1, cli=["--token-file", str(tmp_path / "tokens")], token=token) as secured:
+        request = sf.RunCodeRequest(code="print(6 * 7)", language="python")
+        host = secured.url.removeprefix("http://")
+        with pytest.raises(Exception, match="401"):
+            sf.run_code(request, endpoint=secured.url, max_attempts=1)
+        result = sf.run_code(request, endpoint=f"http://judge:{token}@{host}", max_attempts=1)
+        assert result.run_result.stdout == "42\n"
+        result = asyncio.run(sf.run_code_async(request, endpoint=f"http://judge:{token}@{host}",
+                                               max_attempts=1))
+        assert result.run_result.stdout == "42\n"
+        assert requests.get(secured.url + "/healthz", timeout=10).status_code == 200
