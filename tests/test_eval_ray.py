@@ -98,7 +98,8 @@ def metrics(summary: dict) -> dict:
     """The summary's metrics, as JSON text per key (byte-identical means equal here). The re-run
     record is not among them: which TLEs were close enough to the limit to be judged again, and
     which of those came back AC, is how loaded the machine was in each run (the final verdicts
-    it led to are compared sample by sample, and are in the metrics)."""
+    it led to are compared sample by sample, and are in the metrics; the re-run rule is checked
+    in assert_same_results)."""
     return {k: json.dumps(summary.get(k), sort_keys=True) for k in METRIC_KEYS}
 
 
@@ -113,6 +114,10 @@ def assert_same_results(remote, local) -> None:
     l_busy = {r["row"] for r in l_samples if r["verdict"] == "BUSY"}
     verdicts = {r["row"]: r["verdict"] for r in r_samples if r["row"] not in busy}
     assert verdicts == {r["row"]: r["verdict"] for r in l_samples if r["row"] not in busy}
+    # The re-run rule held in both: with more than one slot, every TLE that stands was re-run.
+    for samples in (r_samples, l_samples):
+        assert all(r.get("reruns") == 1 for r in samples if r["verdict"] == "TLE"), \
+            [r for r in samples if r["verdict"] == "TLE" and r.get("reruns") != 1]
     if r_busy == l_busy:
         assert metrics(r_summary) == metrics(l_summary)
     else:
