@@ -31,6 +31,10 @@ import pytest
 from conftest import PACK_SOURCES, host_uid, processes_of_uid, scaled, scaled_time_factors_env
 
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")    # before ray starts anything
+# The Ray Client server gives the process it starts for a client 30 s to answer; on a busy
+# 2-core machine a Python process that imports Ray can take longer ("Initialization failure
+# from server" with an empty message). Read by the head node the cluster fixture starts.
+os.environ.setdefault("RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S", "180")
 ray = pytest.importorskip("ray", reason="judge[ray] is not installed (make setup installs it)")
 
 ROOT = Path(__file__).resolve().parent.parent
