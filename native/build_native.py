@@ -20,9 +20,9 @@ CFLAGS = ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wshadow", "-Wfor
 CHECKER_SOURCES = ["checkers.c"]
 PROBE_SOURCES = ["probe.c"]
 PROTOCOL_SOURCES = ["protocol.c"]
-CGROUP_SOURCES = ["cgroups.c"]
+CGROUP_SOURCES = ["cgroups.c", "spawner.c"]
 SUPERVISOR_SOURCES = ["supervisor.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
-                      "spawn.c", "sink.c"]
+                      "spawn.c", "spawner.c", "sink.c"]
 
 CDEF = """
 int judge_check(const char *name,
@@ -69,7 +69,7 @@ ffibuilder.set_source(
     depends=[f"native/{h}"
              for h in ("checkers.h", "probe.h", "protocol.h", "cgroups.h", "supervisor.h")],
     extra_compile_args=CFLAGS,
-    libraries=["rt", "m"],
+    libraries=["rt", "m", "pthread"],
 )
 
 
@@ -82,7 +82,7 @@ def _compile(sources, output: Path, libraries=(), extra_cflags=()):
 
 def build_executables(bin_dir: Path, extra_cflags=()) -> None:
     bin_dir.mkdir(parents=True, exist_ok=True)
-    _compile(SUPERVISOR_SOURCES, bin_dir / "judge-supervisor", ["rt"], extra_cflags)
+    _compile(SUPERVISOR_SOURCES, bin_dir / "judge-supervisor", ["rt", "pthread"], extra_cflags)
     _compile(CHECKER_SOURCES + ["checker_main.c"], bin_dir / "judge-check", ["m"], extra_cflags)
 
 

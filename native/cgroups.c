@@ -15,24 +15,34 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { CG_MEMORY, CG_CPU, CG_PIDS, CG_COUNT };
+enum { CG_MEMORY, CG_CPU, CG_PIDS, CG_COUNT = CGROUP_V1_COUNT };
 const char *const cgroup_v1_controllers[CG_COUNT] = {"memory", "cpuacct", "pids"};
 const int cgroup_v1_controller_count = CG_COUNT;
+
+_Static_assert(CG_PIDS + 1 == CG_COUNT, "one directory per v1 hierarchy");
+
+/* A run's directories (one per v1 hierarchy, one on v2), made ahead of its request. */
+struct run_dir {
+    char name[32];
+    int fd[CG_COUNT];
+    int procs_fd[CG_COUNT];        /* v2: for a child that could not be born inside */
+    bool ready;                    /* made, and no run has begun in it yet */
+    uint64_t memory_set, pids_set; /* limits already written there */
+    uint64_t memory_hard_set;      /* the kernel's memory limit written there */
+    struct spawner *spawner;       /* v1: the thread waiting in it to fork the run's child */
+};
 
 static struct {
     enum cgroup_mode mode;
     int parent_fd[CG_COUNT]; /* where the slot directory lives */
     int slot_fd[CG_COUNT];   /* v2: only [0] is used */
-    int run_fd[CG_COUNT];
-    int procs_fd[CG_COUNT];
     char slot_name[64];
-    int count;           /* directories in use: 3 for v1, 1 for v2 */
-    unsigned serial;     /* run directories are named run-<serial> */
-    char run_name[32];   /* the prepared (or running) run's directory */
-    char stale_name[32]; /* the finished run's directory, removed after the reply */
-    bool prepared;
-    uint64_t memory_set, pids_set; /* limits already written to the prepared directory */
-    uint64_t memory_hard_set;      /* the kernel's memory limit written there */
+    int count;             /* directories in use: 3 for v1, 1 for v2 */
+    bool spawners;         /* v1: runs are forked by spawner threads (spawner.c) */
+    unsigned serial;       /* run directories are named run-<serial> */
+    struct run_dir run;    /* the next run's directories, or the running one's */
+    struct run_dir queued; /* with spawners: the directories of the run after it */
+    char stale_name[32];   /* without spawners: the finished run's, removed after the reply */
 } cg = {.mode = CGROUP_NONE};
 
 static int write_at(int dirfd, const char *file, const char *value) {
@@ -477,9 +487,27 @@ static int slot_create_v2(char *err, size_t errcap) {
     return 0;
 }
 
+static void run_dir_clear(struct run_dir *d) {
+    memset(d, 0, sizeof(*d));
+    for (int i = 0; i < CG_COUNT; i++)
+        d->fd[i] = d->procs_fd[i] = -1;
+}
+
+static void run_dir_close(struct run_dir *d) {
+    for (int i = 0; i < CG_COUNT; i++) {
+        if (d->procs_fd[i] >= 0)
+            close(d->procs_fd[i]);
+        if (d->fd[i] >= 0)
+            close(d->fd[i]);
+    }
+    run_dir_clear(d);
+}
+
 int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap) {
     for (int i = 0; i < CG_COUNT; i++)
-        cg.parent_fd[i] = cg.slot_fd[i] = cg.run_fd[i] = cg.procs_fd[i] = -1;
+        cg.parent_fd[i] = cg.slot_fd[i] = -1;
+    run_dir_clear(&cg.run);
+    run_dir_clear(&cg.queued);
     snprintf(cg.slot_name, sizeof(cg.slot_name), "judge-%d-slot%d-ns%llu", (int)getpid(), cfg->slot,
              own_pid_namespace());
     if (cfg->cgroup_auto)
@@ -509,11 +537,6 @@ int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap) {
  * by the init, so they are found by name. */
 void cgroup_slot_destroy(void) {
     for (int i = 0; i < CG_COUNT; i++) {
-        if (cg.procs_fd[i] >= 0)
-            close(cg.procs_fd[i]);
-        if (cg.run_fd[i] >= 0)
-            close(cg.run_fd[i]);
-        cg.procs_fd[i] = cg.run_fd[i] = -1;
         if (cg.slot_fd[i] >= 0) {
             close(cg.slot_fd[i]);
             remove_slot_dir(cg.parent_fd[i], cg.slot_name);
@@ -524,64 +547,102 @@ void cgroup_slot_destroy(void) {
     }
 }
 
+/* Called by the slot's init before its first run: on v1, runs are forked by spawner threads
+ * waiting in their cgroups (spawner.c explains why). */
+int cgroup_serve_begin(char *err, size_t errcap) {
+    if (cg.mode != CGROUP_V1)
+        return 0;
+    if (spawners_start(err, errcap) < 0)
+        return -1;
+    cg.spawners = true;
+    return 0;
+}
+
 static int set_limit(int dirfd, const char *file, uint64_t value) {
     char buf[32];
     snprintf(buf, sizeof(buf), "%" PRIu64, value);
     return write_at(dirfd, file, buf);
 }
 
-static int write_limits(uint64_t memory, uint64_t processes) {
+static int write_limits(struct run_dir *d, uint64_t memory, uint64_t processes) {
     /* A little headroom above the stated limit: MLE is decided from the measured peak, the
      * kernel's limit only stops a runaway. */
     uint64_t hard = memory + memory / 8 + (4u << 20);
-    if (cg.memory_set != memory) {
+    if (d->memory_set != memory) {
         if (cg.mode == CGROUP_V1) {
             /* memory.memsw.limit_in_bytes (absent without swap accounting; where present, swap
              * must not extend the limit) may never be below memory.limit_in_bytes: raise it
              * first when the limit goes up. */
-            bool raising = hard > cg.memory_hard_set;
+            bool raising = hard > d->memory_hard_set;
             if (raising)
-                set_limit(cg.run_fd[CG_MEMORY], "memory.memsw.limit_in_bytes", hard);
-            if (set_limit(cg.run_fd[CG_MEMORY], "memory.limit_in_bytes", hard) < 0)
+                set_limit(d->fd[CG_MEMORY], "memory.memsw.limit_in_bytes", hard);
+            if (set_limit(d->fd[CG_MEMORY], "memory.limit_in_bytes", hard) < 0)
                 return -1;
             if (!raising)
-                set_limit(cg.run_fd[CG_MEMORY], "memory.memsw.limit_in_bytes", hard);
+                set_limit(d->fd[CG_MEMORY], "memory.memsw.limit_in_bytes", hard);
         } else {
-            if (set_limit(cg.run_fd[0], "memory.max", hard) < 0)
+            if (set_limit(d->fd[0], "memory.max", hard) < 0)
                 return -1;
-            write_at(cg.run_fd[0], "memory.swap.max", "0");
+            write_at(d->fd[0], "memory.swap.max", "0");
         }
-        cg.memory_set = memory;
-        cg.memory_hard_set = hard;
+        d->memory_set = memory;
+        d->memory_hard_set = hard;
     }
-    if (cg.pids_set != processes) {
-        if (set_limit(cg.run_fd[cg.mode == CGROUP_V1 ? CG_PIDS : 0], "pids.max", processes) < 0)
+    if (d->pids_set != processes) {
+        /* The spawner thread waiting in the directory is a task of its pids controller. */
+        uint64_t tasks = processes + (cg.spawners ? 1 : 0);
+        if (set_limit(d->fd[cg.mode == CGROUP_V1 ? CG_PIDS : 0], "pids.max", tasks) < 0)
             return -1;
-        cg.pids_set = processes;
+        d->pids_set = processes;
     }
     return 0;
 }
 
-/* Creates the next run's directories ahead of time, with the limits of the last run (the next
- * one usually has the same), so that a request finds its cgroup ready. */
-int cgroup_prepare(uint64_t memory, uint64_t processes) {
-    if (cg.mode == CGROUP_NONE || cg.prepared)
-        return 0;
-    snprintf(cg.run_name, sizeof(cg.run_name), "run-%u", ++cg.serial);
-    cg.memory_set = cg.pids_set = 0;
-    cg.memory_hard_set = UINT64_MAX; /* a new directory starts unlimited */
+/* The spawner not waiting in the next run's directories nor in those after them. */
+static struct spawner *free_spawner(void) {
+    for (int i = 0; i < 2; i++) {
+        struct spawner *s = spawner_get(i);
+        if (cg.run.spawner != s && cg.queued.spawner != s)
+            return s;
+    }
+    return NULL;
+}
+
+static int make_run_dir(struct run_dir *d, uint64_t memory, uint64_t processes) {
+    run_dir_close(d); /* what a failed attempt left */
+    snprintf(d->name, sizeof(d->name), "run-%u", ++cg.serial);
+    d->memory_hard_set = UINT64_MAX; /* a new directory starts unlimited */
     for (int i = 0; i < cg.count; i++) {
-        if (mkdirat(cg.slot_fd[i], cg.run_name, 0755) < 0)
+        if (mkdirat(cg.slot_fd[i], d->name, 0755) < 0)
             return -1;
-        cg.run_fd[i] = openat(cg.slot_fd[i], cg.run_name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
-        if (cg.run_fd[i] < 0)
+        d->fd[i] = openat(cg.slot_fd[i], d->name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+        if (d->fd[i] < 0)
             return -1;
-        cg.procs_fd[i] = openat(cg.run_fd[i], "cgroup.procs", O_WRONLY | O_CLOEXEC);
-        if (cg.procs_fd[i] < 0)
+        if (cg.mode == CGROUP_V2 &&
+            (d->procs_fd[i] = openat(d->fd[i], "cgroup.procs", O_WRONLY | O_CLOEXEC)) < 0)
             return -1;
     }
-    cg.prepared = true;
-    if (memory && write_limits(memory, processes) < 0)
+    if (memory && write_limits(d, memory, processes) < 0)
+        return -1;
+    if (cg.spawners) {
+        /* It moves in now, well before the run, and removes the directory it leaves. */
+        d->spawner = free_spawner();
+        if (!d->spawner || spawner_send_join(d->spawner, d->fd, cg.slot_fd, cg.count, d->name) < 0)
+            return -1;
+    }
+    d->ready = true;
+    return 0;
+}
+
+/* Makes the next run's directories ahead of time (with spawners, also those of the run after
+ * it), with the limits of the last run (the next one usually has the same), so that a request
+ * finds its cgroup ready. */
+int cgroup_prepare(uint64_t memory, uint64_t processes) {
+    if (cg.mode == CGROUP_NONE)
+        return 0;
+    if (!cg.run.ready && make_run_dir(&cg.run, memory, processes) < 0)
+        return -1;
+    if (cg.spawners && !cg.queued.ready && make_run_dir(&cg.queued, memory, processes) < 0)
         return -1;
     return 0;
 }
@@ -589,47 +650,60 @@ int cgroup_prepare(uint64_t memory, uint64_t processes) {
 int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap) {
     if (cg.mode == CGROUP_NONE)
         return 0;
-    if (cgroup_prepare(0, 0) < 0 || write_limits(req->memory_bytes, req->processes) < 0) {
+    if (cgroup_prepare(0, 0) < 0 || write_limits(&cg.run, req->memory_bytes, req->processes) < 0) {
         snprintf(err, errcap, "cgroup setup: %s", strerror(errno));
         return -1;
     }
-    cg.prepared = false; /* this directory is now the run's; the next run gets a fresh one */
+    if (cg.run.spawner && spawner_wait_joined(cg.run.spawner, err, errcap) < 0)
+        return -1;
+    cg.run.ready = false; /* these directories are now the run's; the next run gets fresh ones */
     return 0;
+}
+
+struct spawner *cgroup_run_spawner(void) {
+    return cg.run.spawner;
 }
 
 /* Called in the child before exec: moves it into the run's cgroups. */
 int cgroup_attach_self(void) {
     for (int i = 0; i < cg.count; i++) {
-        if (cg.procs_fd[i] >= 0 && write(cg.procs_fd[i], "0", 1) != 1)
+        if (cg.run.procs_fd[i] >= 0 && write(cg.run.procs_fd[i], "0", 1) != 1)
             return -1;
     }
     return 0;
 }
 
 /* The run's directory, for clone3's CLONE_INTO_CGROUP (v2 only; -1 otherwise). */
-int cgroup_run_dir_v2(void) { return cg.mode == CGROUP_V2 ? cg.run_fd[0] : -1; }
+int cgroup_run_dir_v2(void) { return cg.mode == CGROUP_V2 ? cg.run.fd[0] : -1; }
 
+/* The CPU time of the run's processes: the cgroup's, less the spawner thread's in it. */
 int cgroup_cpu_ns(uint64_t *ns) {
-    if (cg.mode == CGROUP_V1)
-        return read_u64_at(cg.run_fd[CG_CPU], "cpuacct.usage", ns);
-    if (cg.mode == CGROUP_V2) {
-        uint64_t usec;
-        if (read_key_at(cg.run_fd[0], "cpu.stat", "usage_usec", &usec) < 0)
+    uint64_t used;
+    if (cg.mode == CGROUP_V1) {
+        if (read_u64_at(cg.run.fd[CG_CPU], "cpuacct.usage", &used) < 0)
             return -1;
-        *ns = usec * 1000;
-        return 0;
+    } else if (cg.mode == CGROUP_V2) {
+        uint64_t usec;
+        if (read_key_at(cg.run.fd[0], "cpu.stat", "usage_usec", &usec) < 0)
+            return -1;
+        used = usec * 1000;
+    } else {
+        return -1;
     }
-    return -1;
+    uint64_t spawner = cg.run.spawner ? spawner_cpu_in_cgroup_ns(cg.run.spawner) : 0;
+    *ns = used > spawner ? used - spawner : 0;
+    return 0;
 }
 
 void cgroup_kill_all(void) {
-    if (cg.mode == CGROUP_V2 && cg.run_fd[0] >= 0)
-        write_at(cg.run_fd[0], "cgroup.kill", "1");
+    if (cg.mode == CGROUP_V2 && cg.run.fd[0] >= 0)
+        write_at(cg.run.fd[0], "cgroup.kill", "1");
 }
 
-/* Reads the run's figures into `res`; the directory is removed later by cgroup_cleanup. */
+/* Reads the run's figures into `res`; the directory is removed after the reply (cgroup_cleanup,
+ * or with spawners by the spawner as it moves on). */
 void cgroup_run_end(struct run_result *res) {
-    if (cg.mode == CGROUP_NONE || cg.run_fd[0] < 0)
+    if (cg.mode == CGROUP_NONE || cg.run.fd[0] < 0)
         return;
     uint64_t value;
     const char *source = cg.mode == CGROUP_V1 ? "cgroup-v1" : "cgroup-v2";
@@ -638,39 +712,34 @@ void cgroup_run_end(struct run_result *res) {
         res->cpu_source = source;
     }
     if (cg.mode == CGROUP_V1) {
-        if (read_u64_at(cg.run_fd[CG_MEMORY], "memory.max_usage_in_bytes", &value) == 0) {
+        if (read_u64_at(cg.run.fd[CG_MEMORY], "memory.max_usage_in_bytes", &value) == 0) {
             res->memory_bytes = value;
             res->memory_source = source;
         }
-        if (read_key_at(cg.run_fd[CG_MEMORY], "memory.oom_control", "oom_kill", &value) == 0)
+        if (read_key_at(cg.run.fd[CG_MEMORY], "memory.oom_control", "oom_kill", &value) == 0)
             res->oom_kills = value;
     } else {
-        if (read_u64_at(cg.run_fd[0], "memory.peak", &value) == 0) {
+        if (read_u64_at(cg.run.fd[0], "memory.peak", &value) == 0) {
             res->memory_bytes = value;
             res->memory_source = source;
         }
-        if (read_key_at(cg.run_fd[0], "memory.events", "oom_kill", &value) == 0)
+        if (read_key_at(cg.run.fd[0], "memory.events", "oom_kill", &value) == 0)
             res->oom_kills = value;
     }
-    for (int i = 0; i < cg.count; i++) {
-        if (cg.procs_fd[i] >= 0)
-            close(cg.procs_fd[i]);
-        if (cg.run_fd[i] >= 0)
-            close(cg.run_fd[i]);
-        cg.procs_fd[i] = cg.run_fd[i] = -1;
-    }
-    cg.prepared = false; /* also when the run failed before it began: the directory is spent */
-    snprintf(cg.stale_name, sizeof(cg.stale_name), "%s", cg.run_name);
+    if (!cg.spawners)
+        snprintf(cg.stale_name, sizeof(cg.stale_name), "%s", cg.run.name);
+    /* Also when the run failed before it began: the directory is spent. */
+    run_dir_close(&cg.run);
+    cg.run = cg.queued;
+    run_dir_clear(&cg.queued);
 }
 
-/* Removes the finished run's directories. Every task is dead and reaped by now; a cgroup that
+/* Removes a finished run's directories. Every task is dead and reaped by then; a cgroup that
  * stays busy is a judge failure. */
-int cgroup_cleanup(char *err, size_t errcap) {
-    if (cg.mode == CGROUP_NONE || !cg.stale_name[0])
-        return 0;
+int remove_run_dir(const int slot_fds[], int count, const char *name, char *err, size_t errcap) {
     int rc = 0;
-    for (int i = 0; i < cg.count; i++) {
-        for (int attempt = 0; unlinkat(cg.slot_fd[i], cg.stale_name, AT_REMOVEDIR) < 0; attempt++) {
+    for (int i = 0; i < count; i++) {
+        for (int attempt = 0; unlinkat(slot_fds[i], name, AT_REMOVEDIR) < 0; attempt++) {
             if (errno != EBUSY || attempt >= 100) {
                 snprintf(err, errcap, "cannot remove run cgroup: %s", strerror(errno));
                 rc = -1;
@@ -679,6 +748,13 @@ int cgroup_cleanup(char *err, size_t errcap) {
             usleep(1000);
         }
     }
+    return rc;
+}
+
+int cgroup_cleanup(char *err, size_t errcap) {
+    if (cg.mode == CGROUP_NONE || !cg.stale_name[0])
+        return 0;
+    int rc = remove_run_dir(cg.slot_fd, cg.count, cg.stale_name, err, errcap);
     cg.stale_name[0] = '\0';
     return rc;
 }

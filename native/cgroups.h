@@ -9,6 +9,7 @@
 enum cgroup_mode { CGROUP_NONE = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 };
 
 /* The v1 hierarchies a v1 slot needs, in the order the slot uses them. */
+enum { CGROUP_V1_COUNT = 3 };
 extern const char *const cgroup_v1_controllers[];
 extern const int cgroup_v1_controller_count;
 

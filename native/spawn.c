@@ -397,9 +397,18 @@ static uint64_t program_cpu_ns(clockid_t main_clock, const struct handshake *hel
     return main_ns > used ? main_ns : used;
 }
 
-/* fork(), or on cgroup v2 clone3 with CLONE_INTO_CGROUP: the child starts in the run's
- * cgroup, which saves the migration of a task into it. */
-static pid_t fork_child(bool *born_in_cgroup) {
+/* The child's side of a run, for a spawner thread to start. */
+struct run;
+static void __attribute__((noreturn)) run_child(void *arg);
+
+/* fork(), or a child born in the run's cgroup, which saves the migration of a task into it:
+ * on cgroup v2 by clone3 with CLONE_INTO_CGROUP, on v1 by the spawner thread waiting there. */
+static pid_t fork_child(struct run *run, bool *born_in_cgroup) {
+    struct spawner *spawner = cgroup_run_spawner();
+    if (spawner) {
+        *born_in_cgroup = true;
+        return spawner_fork(spawner, run_child, run);
+    }
     int run_dir = cgroup_run_dir_v2();
     if (run_dir >= 0) {
         struct clone_args args;
@@ -468,6 +477,7 @@ struct run {
     int out[2], err[2], sync[2]; /* the program's stdout and stderr; the handshake socket */
     struct sink sinks[2];        /* stdout, stderr */
     pid_t child;
+    bool born_in_cgroup;
     int pidfd, listener;
     clockid_t clock; /* the main process's CPU clock */
     struct handshake hello;
@@ -528,16 +538,20 @@ static void abandon_child(struct run *run, const char *what) {
     }
 }
 
+static void __attribute__((noreturn)) run_child(void *arg) {
+    struct run *run = arg;
+    child_main(run->cfg, run->req, run->out[1], run->err[1], run->sync[1], run->born_in_cgroup);
+}
+
 static int start_child(struct run *run) {
     run->start = now_ns();
-    bool born_in_cgroup;
-    run->child = fork_child(&born_in_cgroup);
+    run->child = fork_child(run, &run->born_in_cgroup);
     if (run->child < 0) {
         set_error(run->res, "fork: %s", strerror(errno));
         return -1;
     }
     if (run->child == 0)
-        child_main(run->cfg, run->req, run->out[1], run->err[1], run->sync[1], born_in_cgroup);
+        run_child(run);
     close_fd(&run->out[1]);
     close_fd(&run->err[1]);
     close_fd(&run->sync[1]);

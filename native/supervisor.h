@@ -88,17 +88,30 @@ void setup_root(const struct slot_config *cfg);
 int reset_tmp(const struct slot_config *cfg);
 
 /* cgroups.c; its detection, which judge doctor calls too, is in cgroups.h */
+struct spawner;
 int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap);
 void cgroup_slot_destroy(void);
 void cgroup_sweep_stale(void);
+int cgroup_serve_begin(char *err, size_t errcap);
 int cgroup_prepare(uint64_t memory, uint64_t processes);
 int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap);
+struct spawner *cgroup_run_spawner(void); /* the thread to fork the run's child; NULL: fork */
 int cgroup_cleanup(char *err, size_t errcap);
+int remove_run_dir(const int slot_fds[], int count, const char *name, char *err, size_t errcap);
 int cgroup_attach_self(void);
 int cgroup_run_dir_v2(void);
 int cgroup_cpu_ns(uint64_t *ns);
 void cgroup_run_end(struct run_result *res);
 void cgroup_kill_all(void);
+
+/* spawner.c: cgroup v1 threads of the init that fork each run's child inside its cgroups */
+int spawners_start(char *err, size_t errcap);
+struct spawner *spawner_get(int index);
+int spawner_send_join(struct spawner *s, const int run_fds[], const int slot_fds[], int count,
+                      const char *name);
+int spawner_wait_joined(struct spawner *s, char *err, size_t errcap);
+pid_t spawner_fork(struct spawner *s, void (*child)(void *), void *arg);
+uint64_t spawner_cpu_in_cgroup_ns(const struct spawner *s);
 
 /* seccomp_install.c */
 int seccomp_install(const unsigned char *bpf, size_t len);
