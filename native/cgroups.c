@@ -549,10 +549,10 @@ void cgroup_slot_destroy(void) {
 
 /* Called by the slot's init before its first run: on v1, runs are forked by spawner threads
  * waiting in their cgroups (spawner.c explains why). */
-int cgroup_serve_begin(char *err, size_t errcap) {
+int cgroup_serve_begin(const struct slot_config *cfg, char *err, size_t errcap) {
     if (cg.mode != CGROUP_V1)
         return 0;
-    if (spawners_start(err, errcap) < 0)
+    if (spawners_start(cfg->cpu, err, errcap) < 0)
         return -1;
     cg.spawners = true;
     return 0;
@@ -626,8 +626,12 @@ static int make_run_dir(struct run_dir *d, uint64_t memory, uint64_t processes) 
         return -1;
     if (cg.spawners) {
         /* It moves in now, well before the run, and removes the directory it leaves. */
+        /* cpuacct last: the spawner's CPU clock is read once it is in, and what it does in
+         * the other hierarchies' writes must not reach the run's CPU figure. */
+        int join_order[CG_COUNT] = {d->fd[CG_MEMORY], d->fd[CG_PIDS], d->fd[CG_CPU]};
         d->spawner = free_spawner();
-        if (!d->spawner || spawner_send_join(d->spawner, d->fd, cg.slot_fd, cg.count, d->name) < 0)
+        if (!d->spawner ||
+            spawner_send_join(d->spawner, join_order, cg.slot_fd, cg.count, d->name) < 0)
             return -1;
     }
     d->ready = true;

@@ -215,7 +215,8 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
     if (send_ready(cfg) < 0)
         _exit(1);
     /* The first run's cgroup, made while the judge prepares its request. */
-    if (cgroup_serve_begin(pending_error, sizeof(pending_error)) == 0 && cgroup_prepare(0, 0) < 0)
+    if (cgroup_serve_begin(cfg, pending_error, sizeof(pending_error)) == 0 &&
+        cgroup_prepare(0, 0) < 0)
         snprintf(pending_error, sizeof(pending_error), "prepare cgroup: %s", strerror(errno));
     for (;;) {
         struct run_request req;

@@ -92,7 +92,7 @@ struct spawner;
 int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap);
 void cgroup_slot_destroy(void);
 void cgroup_sweep_stale(void);
-int cgroup_serve_begin(char *err, size_t errcap);
+int cgroup_serve_begin(const struct slot_config *cfg, char *err, size_t errcap);
 int cgroup_prepare(uint64_t memory, uint64_t processes);
 int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap);
 struct spawner *cgroup_run_spawner(void); /* the thread to fork the run's child; NULL: fork */
@@ -105,7 +105,7 @@ void cgroup_run_end(struct run_result *res);
 void cgroup_kill_all(void);
 
 /* spawner.c: cgroup v1 threads of the init that fork each run's child inside its cgroups */
-int spawners_start(char *err, size_t errcap);
+int spawners_start(int cpu, char *err, size_t errcap);
 struct spawner *spawner_get(int index);
 int spawner_send_join(struct spawner *s, const int run_fds[], const int slot_fds[], int count,
                       const char *name);
