@@ -664,6 +664,12 @@ static bool serve_events(struct run *run) {
         sink_drain(&sinks[1]);
     if (pfd[POLL_LISTENER].revents & POLLIN)
         note_refused_syscall(run);
+    else if (pfd[POLL_LISTENER].revents)
+        /* Hung up: the filter has no task left (the program is exiting). The listener stays
+         * readable-at-EOF from now on, and polling it again would spin this raised-priority
+         * process on the exiting program's CPU until the program became a zombie, which it
+         * cannot while it is preempted (milliseconds of wall time per run). */
+        close_fd(&run->listener);
     return pfd[POLL_PIDFD].revents & POLLIN;
 }
 

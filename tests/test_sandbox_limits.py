@@ -118,6 +118,30 @@ def test_spinner_just_under_the_limit_is_ok(sb):
     assert 150 - r.setup_cpu_ms <= r.cpu_time_ms <= limits.time_limit_ms, r
 
 
+def _slot_init_cpu_ms(supervisor_pid: int) -> float:
+    """The CPU time of a slot's init (all its threads), from the scheduler's figures."""
+    init = Path(f"/proc/{supervisor_pid}/task/{supervisor_pid}/children").read_text().split()[0]
+    return sum(int((task / "schedstat").read_text().split()[0])
+               for task in Path(f"/proc/{init}/task").iterdir()) / 1e6
+
+
+def test_the_supervisor_waits_idle_while_a_program_exits(sb):
+    """The seccomp listener hangs up once the exiting program has left its filter, before the
+    program is a zombie. A supervisor that kept polling it spun at its raised priority on the
+    program's CPU, keeping the program from finishing its exit: milliseconds of wall time and
+    of the supervisor's CPU per run, whenever the two met on one CPU (runs spaced out, such as
+    tests of a few ms with a checker between them). Spaced runs cost the init well under a
+    millisecond of CPU each."""
+    sb.run(["./exitcode"])
+    before = _slot_init_cpu_ms(sb._process.pid)
+    runs = 20
+    for _ in range(runs):
+        time.sleep(0.03)
+        assert sb.run(["./exitcode"]).status == "OK"
+    per_run = (_slot_init_cpu_ms(sb._process.pid) - before) / runs
+    assert per_run < 1.0, f"the slot's init used {per_run:.2f} ms of CPU per run"
+
+
 def test_sleeping_past_the_wall_limit_is_tle_by_the_wall_timer(sb):
     limits = Limits(time_limit_ms=200, wall_time_limit_ms=scaled(600))
     r = sb.run(["./sleeper", "100000"], limits)
