@@ -638,17 +638,22 @@ static int make_run_dir(struct run_dir *d, uint64_t memory, uint64_t processes) 
     return 0;
 }
 
-/* Makes the next run's directories ahead of time (with spawners, also those of the run after
- * it), with the limits of the last run (the next one usually has the same), so that a request
- * finds its cgroup ready. */
+/* Makes the next run's directories ahead of time, with the limits of the last run (the next
+ * one usually has the same), so that a request finds its cgroup ready. */
 int cgroup_prepare(uint64_t memory, uint64_t processes) {
-    if (cg.mode == CGROUP_NONE)
+    if (cg.mode == CGROUP_NONE || cg.run.ready)
         return 0;
-    if (!cg.run.ready && make_run_dir(&cg.run, memory, processes) < 0)
-        return -1;
-    if (cg.spawners && !cg.queued.ready && make_run_dir(&cg.queued, memory, processes) < 0)
-        return -1;
-    return 0;
+    return make_run_dir(&cg.run, memory, processes);
+}
+
+/* With spawners, the directories of the run after the next one, for the spawner the last run
+ * freed: made while a run is under way, so that neither they nor the spawner's move (a grace
+ * period) are between a reply and the next run. A failure is met again, and reported, when a
+ * run needs them. */
+int cgroup_prepare_after_next(uint64_t memory, uint64_t processes) {
+    if (!cg.spawners || cg.queued.ready || !free_spawner())
+        return 0;
+    return make_run_dir(&cg.queued, memory, processes);
 }
 
 int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap) {

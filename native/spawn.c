@@ -817,6 +817,8 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
         start_child(&run) == 0) {
         take_seccomp_listener(&run);
         open_sinks(&run);
+        if (cgroup_prepare_after_next(req->memory_bytes, req->processes) < 0)
+            note("prepare the cgroup after next: %s", strerror(errno));
         watch(&run);
         if (stopped(&run))
             kill_everything();

@@ -216,7 +216,7 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
         _exit(1);
     /* The first run's cgroup, made while the judge prepares its request. */
     if (cgroup_serve_begin(cfg, pending_error, sizeof(pending_error)) == 0 &&
-        cgroup_prepare(0, 0) < 0)
+        (cgroup_prepare(0, 0) < 0 || cgroup_prepare_after_next(0, 0) < 0))
         snprintf(pending_error, sizeof(pending_error), "prepare cgroup: %s", strerror(errno));
     for (;;) {
         struct run_request req;

@@ -94,6 +94,7 @@ void cgroup_slot_destroy(void);
 void cgroup_sweep_stale(void);
 int cgroup_serve_begin(const struct slot_config *cfg, char *err, size_t errcap);
 int cgroup_prepare(uint64_t memory, uint64_t processes);
+int cgroup_prepare_after_next(uint64_t memory, uint64_t processes);
 int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap);
 struct spawner *cgroup_run_spawner(void); /* the thread to fork the run's child; NULL: fork */
 int cgroup_cleanup(char *err, size_t errcap);
