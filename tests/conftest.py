@@ -469,10 +469,11 @@ def assert_no_leftovers(slot: int, supervisor_pid: int | None = None) -> None:
         if not directory.exists():
             continue
         assert alive, f"cgroup {directory} outlived its supervisor {supervisor_pid}"
-        # Between runs the supervisor keeps the next run's cgroup ready, on cgroup v1 also the
-        # one after it (each then holds a spawner thread of the slot's init, native/spawner.c,
-        # and no other task). It removes the finished run's directory after its reply, so for
-        # a moment there may be one more, and a directory listed here may be gone when read.
+        # Between runs the supervisor keeps the next run's cgroup ready; on cgroup v1 the last
+        # run's stays too, until the next run is under way (each then holds a spawner thread
+        # of the slot's init, native/spawner.c, and no other task). Finished runs' directories
+        # are removed after the reply, so for a moment there may be one more, and a directory
+        # listed here may be gone when it is read.
         ready = 1 if hierarchy == "unified" else 2
         deadline = time.monotonic() + scaled(5000) / 1000
         while (len(children := _run_directories(directory)) > ready

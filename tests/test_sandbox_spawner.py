@@ -38,8 +38,10 @@ def _tasks(directory: Path) -> set[int]:
 
 
 def test_the_next_runs_cgroups_hold_a_thread_of_the_init_and_nothing_else(sb):
-    """Between runs the next two runs' directories exist in every v1 hierarchy, each holding
-    one thread of the slot's init (not the init's main thread, which stays outside)."""
+    """Between runs two run directories exist in every v1 hierarchy: the next run's, with the
+    spawner that will fork its child, and the last run's, whose spawner stays there until the
+    next run is under way (it then moves on and removes it). Each holds one thread of the
+    slot's init and nothing else (the init's main thread stays outside)."""
     assert sb.run(["./exitcode"]).status == "OK"
     init = _init_pid(sb._process.pid)
     threads = {int(t.name) for t in Path(f"/proc/{init}/task").iterdir()}
