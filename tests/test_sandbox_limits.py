@@ -128,10 +128,10 @@ def _slot_init_cpu_ms(supervisor_pid: int) -> float:
 def test_the_supervisor_waits_idle_while_a_program_exits(sb):
     """The seccomp listener hangs up once the exiting program has left its filter, before the
     program is a zombie. A supervisor that kept polling it spun at its raised priority on the
-    program's CPU, keeping the program from finishing its exit: milliseconds of wall time and
-    of the supervisor's CPU per run, whenever the two met on one CPU (runs spaced out, such as
-    tests of a few ms with a checker between them). Spaced runs cost the init well under a
-    millisecond of CPU each."""
+    program's CPU, keeping the program from finishing its exit: 3-15 ms of wall time and of
+    the supervisor's CPU per run whenever the two met on one CPU, as they do when runs are
+    spaced out (tests of a few ms with a checker between them). Without the spin the init
+    spends under a millisecond of CPU on a spaced run (about 1.3 ms under ASan)."""
     sb.run(["./exitcode"])
     before = _slot_init_cpu_ms(sb._process.pid)
     runs = 20
@@ -139,7 +139,7 @@ def test_the_supervisor_waits_idle_while_a_program_exits(sb):
         time.sleep(0.03)
         assert sb.run(["./exitcode"]).status == "OK"
     per_run = (_slot_init_cpu_ms(sb._process.pid) - before) / runs
-    assert per_run < 1.0, f"the slot's init used {per_run:.2f} ms of CPU per run"
+    assert per_run < scaled(2.5), f"the slot's init used {per_run:.2f} ms of CPU per run"
 
 
 def test_sleeping_past_the_wall_limit_is_tle_by_the_wall_timer(sb):
