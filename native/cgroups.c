@@ -25,7 +25,7 @@ _Static_assert(CG_PIDS + 1 == CG_COUNT, "one directory per v1 hierarchy");
 struct run_dir {
     char name[32];
     int fd[CG_COUNT];
-    int procs_fd[CG_COUNT];        /* v2: for a child that could not be born inside */
+    int procs_fd[CG_COUNT];        /* for a child that moves itself in (no spawner) */
     bool ready;                    /* made, and no run has begun in it yet */
     uint64_t memory_set, pids_set; /* limits already written there */
     uint64_t memory_hard_set;      /* the kernel's memory limit written there */
@@ -618,7 +618,7 @@ static int make_run_dir(struct run_dir *d, uint64_t memory, uint64_t processes) 
         d->fd[i] = openat(cg.slot_fd[i], d->name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
         if (d->fd[i] < 0)
             return -1;
-        if (cg.mode == CGROUP_V2 &&
+        if (!cg.spawners &&
             (d->procs_fd[i] = openat(d->fd[i], "cgroup.procs", O_WRONLY | O_CLOEXEC)) < 0)
             return -1;
     }
