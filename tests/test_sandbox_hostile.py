@@ -719,12 +719,15 @@ def test_a_reader_that_waits_changes_nothing_for_the_program(sb):
     """The program writes 1 MiB into a pipe whose reader starts only after the run, then spins:
     the supervisor keeps the bytes the pipe cannot take, so the program reaches its CPU limit
     (not a wall TLE while blocked in write or starved by a spinning supervisor), and the reader
-    gets every byte afterwards."""
+    gets every byte afterwards. The wall limit leaves a busy machine room to give the program
+    its 500 ms (a starved run is BUSY, not the TLE this is about); the reader starts only after
+    it, so a program blocked in write until then would still end by the wall clock."""
     read_end, write_end = os.pipe()
     got: list = []
-    reader = _read_all_later(read_end, scaled(1500) / 1000, got)
+    limits = Limits(time_limit_ms=500, wall_time_limit_ms=scaled(4000))
+    reader = _read_all_later(read_end, (limits.wall_ms + scaled(1000)) / 1000, got)
     try:
-        r = sb.run(["./flood", "1", "1", "spin"], Limits(time_limit_ms=500), stdout=write_end)
+        r = sb.run(["./flood", "1", "1", "spin"], limits, stdout=write_end)
     finally:
         os.close(write_end)
         reader.join(timeout=scaled(30))
