@@ -37,6 +37,8 @@ os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")    # before ray starts any
 os.environ.setdefault("RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S", "180")
 ray = pytest.importorskip("ray", reason="judge[ray] is not installed (make setup installs it)")
 
+from judge.evaluate.ray_pool import CLIENT_INIT_ATTEMPTS, RayCluster  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 RAY_SLOT_BASE = 51000 + (os.getpid() % 250) * 40   # 51000 .. 60999, 40 slots a pytest process
 LOCAL_SLOT = RAY_SLOT_BASE                         # the local reference runs (2 slots)
@@ -462,3 +464,38 @@ def test_bare_ray_starts_a_local_instance(tmp_path, audited_host):
     assert summary["cluster"]["address"] == "local" and summary["num_samples"] == 12
     assert summary["complete"]
     assert_no_worker_left()
+
+
+class _FlakyClientServer:
+    """Stands in for the ray module: its server fails to start the client's session `failures`
+    times (as Ray Client does on a loaded machine), then connects."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.calls = 0
+
+    def init(self, **_options) -> None:
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise ConnectionAbortedError("Initialization failure from server:\n")
+
+
+def _pool_connecting_to(ray_module) -> RayCluster:
+    pool = RayCluster.__new__(RayCluster)
+    pool.ray, pool.address = ray_module, "ray://127.0.0.1:1"
+    return pool
+
+
+def test_a_session_the_client_server_failed_to_start_is_asked_for_again(monkeypatch):
+    monkeypatch.setattr(time, "sleep", lambda _s: None)
+    flaky = _FlakyClientServer(failures=2)
+    _pool_connecting_to(flaky)._init_with_retries({})
+    assert flaky.calls == 3
+
+
+def test_a_client_server_that_keeps_failing_is_one_error(monkeypatch):
+    monkeypatch.setattr(time, "sleep", lambda _s: None)
+    failing = _FlakyClientServer(failures=99)
+    with pytest.raises(ConnectionAbortedError):
+        _pool_connecting_to(failing)._init_with_retries({})
+    assert failing.calls == CLIENT_INIT_ATTEMPTS

@@ -57,6 +57,7 @@ READY_TIMEOUT_S = 1800.0     # a worker's start may include its node's first aud
 READY_GRACE_S = 20.0         # once one worker is ready, the others join the phase as they come
 REPLACE_AFTER_S = 3.0        # a removed node is marked dead within this; then no replacement
 PROBLEM_CACHE = 32           # problems a worker keeps deserialized
+CLIENT_INIT_ATTEMPTS = 3     # connections to a cluster whose server failed to start our session
 
 
 def _time_factors_env() -> str:
@@ -340,11 +341,26 @@ class RayCluster:
                 ray.init(address="local", num_cpus=len(usable_cpus()), include_dashboard=False,
                          **options)
             else:
-                ray.init(address=self.address, **options)
+                self._init_with_retries(options)
         except Exception as exc:
             raise JudgeError(f"--ray {self.address}: cannot connect to the Ray cluster: "
                              f"{_first_line(str(exc))}") from None
         self.started_ray = True
+
+    def _init_with_retries(self, options: dict[str, Any]) -> None:
+        """A cluster's address, retried when the server was reached but failed to start the
+        process it runs for this client (Ray Client answers "Initialization failure from
+        server"; on a loaded machine that start can time out). A new attempt gets a new one."""
+        for attempt in range(1, CLIENT_INIT_ATTEMPTS + 1):
+            try:
+                self.ray.init(address=self.address, **options)
+                return
+            except ConnectionAbortedError as exc:
+                if attempt == CLIENT_INIT_ATTEMPTS:
+                    raise
+                logger.warning("--ray %s: attempt %d to connect failed (%s); trying again",
+                               self.address, attempt, _first_line(str(exc)))
+                time.sleep(2.0 * attempt)
 
     def _driver_node(self) -> str | None:
         try:
