@@ -23,7 +23,7 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from judge.evaluate.runner import host_cpus
+from judge.cpus import usable_cpus
 from judge.languages import get_language
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits
@@ -95,7 +95,7 @@ def _library(slots: int, count: int, call: Callable[[Slot, int], bool], parallel
     lock = threading.Lock()
 
     def worker(index: int) -> None:
-        slot = Slot(SLOT_BASE + 20 + index, host_cpus()[index % len(host_cpus())], box_mb=64)
+        slot = Slot(SLOT_BASE + 20 + index, usable_cpus()[index % len(usable_cpus())], box_mb=64)
         try:
             slot.warm()
             call(slot, 0)   # compile cache, pch
@@ -169,7 +169,7 @@ def _server(slots: int) -> tuple[subprocess.Popen, str]:
 
 
 def run(console: Console) -> None:
-    slots = len(host_cpus())
+    slots = len(usable_cpus())
     counts = {"python /run_code": 200, "C++ /run_code": 400, "20-test C++ /submit": 100}
     concurrency = 4 * slots
     table = Table(title=f"judge serve vs the library, {slots} slots: latency one at a time, "
