@@ -81,8 +81,14 @@ def test_a_grader_used_from_another_thread_raises(require_sandbox):
         assert f"a Grader {OWNER_MESSAGE}" in str(error)
         error = in_another_thread(grader.close)
         assert isinstance(error, JudgeError) and OWNER_MESSAGE in str(error), error
-        # The refused uses left the grader as it was for its own thread.
-        assert grader.grade(source, "cpp", problem).verdict == "AC"
+        # The refused uses left the grader as it was for its own thread. A TLE or BUSY is
+        # confirmed by a re-run, as judge eval does: one run of this AC (14 ms of CPU) was a
+        # TLE in make test with a spinning process and an emulated VM taking both cores.
+        result = grader.grade(source, "cpp", problem)
+        if result.verdict in (Verdict.TLE, Verdict.BUSY):
+            result = grader.grade(source, "cpp", problem)
+        assert result.verdict == "AC", [(t.verdict, t.cpu_time_ms, t.wall_time_ms, t.checker_message,
+                                         t.run) for t in result.tests if t.verdict != "AC"]
 
 
 def test_a_sandbox_used_from_another_thread_raises(make_sandbox):
