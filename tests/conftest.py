@@ -480,7 +480,7 @@ def assert_no_leftovers(slot: int, supervisor_pid: int | None = None) -> None:
                and time.monotonic() < deadline):
             time.sleep(0.02)
         assert len(children) <= ready, f"cgroup {directory} still holds {children} after the run"
-        inits = _children_of(supervisor_pid)
+        inits = {str(pid) for pid in children_of(supervisor_pid)}
         for cgroup in [directory, *children]:
             try:
                 tasks = set((cgroup / "cgroup.procs").read_text().split())
@@ -489,12 +489,12 @@ def assert_no_leftovers(slot: int, supervisor_pid: int | None = None) -> None:
             assert tasks <= inits, f"cgroup {cgroup} still holds processes {tasks - inits}"
 
 
-def _children_of(pid: int) -> set[str]:
-    """The pids of a process's children (the slot's init, for a supervisor)."""
-    children: set[str] = set()
+def children_of(pid: int) -> list[int]:
+    """The pids of a process's children (for a supervisor: the slot's init)."""
+    children: list[int] = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
-            children.update((task / "children").read_text().split())
+            children += [int(child) for child in (task / "children").read_text().split()]
         except OSError:
             pass
     return children

@@ -29,6 +29,7 @@ from conftest import (
     SUITE_CGROUP,
     TIME_SCALE,
     assert_no_leftovers,
+    children_of,
     memory_bound_kb,
     next_slot,
     parse_lines,
@@ -121,7 +122,7 @@ def test_spinner_just_under_the_limit_is_ok(sb):
 
 def _slot_init_cpu_ms(supervisor_pid: int) -> float:
     """The CPU time of a slot's init (all its threads), from the scheduler's figures."""
-    init = Path(f"/proc/{supervisor_pid}/task/{supervisor_pid}/children").read_text().split()[0]
+    init = children_of(supervisor_pid)[0]
     return sum(int((task / "schedstat").read_text().split()[0])
                for task in Path(f"/proc/{init}/task").iterdir()) / 1e6
 

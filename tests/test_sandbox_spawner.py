@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import slot_dir_name, slot_parents
+from conftest import children_of, slot_dir_name, slot_parents
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.cgroup_layout("v1")]
 
@@ -27,12 +27,6 @@ def sb(make_sandbox, require_sandbox):
     return sandbox
 
 
-def _init_pid(supervisor_pid: int) -> int:
-    children = Path(f"/proc/{supervisor_pid}/task/{supervisor_pid}/children").read_text().split()
-    assert len(children) == 1, children
-    return int(children[0])
-
-
 def _tasks(directory: Path) -> set[int]:
     return {int(t) for t in (directory / "tasks").read_text().split()}
 
@@ -43,7 +37,9 @@ def test_the_next_runs_cgroups_hold_a_thread_of_the_init_and_nothing_else(sb):
     next run is under way (it then moves on and removes it). Each holds one thread of the
     slot's init and nothing else (the init's main thread stays outside)."""
     assert sb.run(["./exitcode"]).status == "OK"
-    init = _init_pid(sb._process.pid)
+    children = children_of(sb._process.pid)
+    assert len(children) == 1, children
+    init = children[0]
     threads = {int(t.name) for t in Path(f"/proc/{init}/task").iterdir()}
     deadline = time.monotonic() + 10
     for hierarchy, parent in slot_parents().items():
