@@ -59,7 +59,8 @@ def test_python_reads_the_header_through_the_built_module():
 
 def test_a_reply_carries_exactly_the_header_fields_in_order(sb):
     message = sb._encode(["./exitcode", "3"], Limits(), None, "native", None, [None] * 3)
-    reply = sb._exchange(message, [], Limits())
+    sb._send(message, [])
+    reply = sb._receive(Limits())
     keys = [line.partition("=")[0] for line in reply.splitlines()]
     assert keys == list(protocol.definitions().reply_fields)
     fields = protocol.parse_reply(reply)
@@ -106,7 +107,8 @@ def test_a_malformed_request_is_an_se_and_the_slot_runs_on(sb, case):
     message, attach = malformed_requests()[case]
     reads, writes = zip(*(os.pipe() for _ in range(attach)), strict=True) if attach else ((), ())
     try:
-        reply = sb._exchange(message, list(writes), Limits())
+        sb._send(message, list(writes))
+        reply = sb._receive(Limits())
         for fd in writes:
             os.close(fd)
         # The supervisor closed what came with the request before it replied: our read ends
@@ -124,7 +126,8 @@ def test_a_malformed_request_is_an_se_and_the_slot_runs_on(sb, case):
 
 def test_the_valid_records_of_that_test_make_a_request(sb):
     """The malformed cases above differ from a request the supervisor takes by their flaw."""
-    reply = sb._exchange(b"".join(valid_records()), [], Limits())
+    sb._send(b"".join(valid_records()), [])
+    reply = sb._receive(Limits())
     assert sb._decode(reply, Limits(), None).status == "OK"
 
 

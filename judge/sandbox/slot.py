@@ -126,6 +126,7 @@ class Sandbox:
         self._notes: BinaryIO | None = None      # the supervisor's stderr
         self._notes_read = 0
         self._owner = ThreadOwner("Sandbox")
+        self._pending: PendingRun | None = None
 
     @staticmethod
     def _default_cpu(slot: int) -> int:
@@ -195,6 +196,7 @@ class Sandbox:
         self._end(wait)
 
     def _end(self, wait: bool = True) -> None:
+        self._pending = None
         if self._sock is not None:
             self._sock.close()
             self._sock = None
@@ -277,9 +279,21 @@ class Sandbox:
             policy: str | None = None, cwd: str | None = None) -> RunResult:
         """Runs argv in the slot. stdin: bytes, a path or an fd; stdout/stderr: a path, an fd or
         a binary file to receive the bytes (None drops them)."""
+        return self.begin(argv, limits, stdin=stdin, stdout=stdout, stderr=stderr, env=env,
+                          policy=policy, cwd=cwd).wait()
+
+    def begin(self, argv: list[str], limits: Limits | None = None, *, stdin: Stdin = None,
+              stdout: Sink = None, stderr: Sink = None, env: dict[str, str] | None = None,
+              policy: str | None = None, cwd: str | None = None) -> PendingRun:
+        """Starts a run and returns at once: its result comes from the PendingRun's wait(). Runs
+        in several slots can so go on at the same time from one thread (an interaction). The
+        descriptors given are the supervisor's own once begin() returns: the caller may close
+        its copies."""
         self._owner.check()
         if not argv:
             raise JudgeError("no command to run")
+        if self._pending is not None:
+            raise JudgeError("the slot is still running the last run begun: wait() for it first")
         limits = limits or Limits()
         if self._process is None:
             self.start()
@@ -288,11 +302,20 @@ class Sandbox:
             fds = [self._stdin_fd(stdin, opened), self._sink_fd(stdout, opened),
                    self._sink_fd(stderr, opened)]
             message = self._encode(argv, limits, env, policy or self.policy, cwd, fds)
-            reply = self._exchange(message, [fd for fd in fds if fd is not None], limits)
+            self._send(message, [fd for fd in fds if fd is not None])
         finally:
             for fd in opened:
                 os.close(fd)
-        result = self._decode(reply, limits, self._process_accounting(policy or self.policy))
+        self._pending = PendingRun(self, limits, policy or self.policy)
+        return self._pending
+
+    def _finish(self, pending: PendingRun) -> RunResult:
+        self._owner.check()
+        if self._pending is not pending:
+            raise JudgeError("this run was already waited for")
+        self._pending = None
+        reply = self._receive(pending.limits)
+        result = self._decode(reply, pending.limits, self._process_accounting(pending.policy))
         notes = self._log_notes()
         if result.error and notes:
             # A judge failure carries what the supervisor was doing (with --verbose, each step).
@@ -300,8 +323,8 @@ class Sandbox:
                                                      f"{' | '.join(notes[-FAILURE_NOTES:])})")
         return result
 
-    def _exchange(self, message: bytes, fds: list[int], limits: Limits) -> str:
-        """Sends one request with its descriptors and returns the supervisor's reply."""
+    def _send(self, message: bytes, fds: list[int]) -> None:
+        """Sends one request with its descriptors."""
         assert self._sock is not None and self._process is not None
         try:
             socket.send_fds(self._sock, [message], fds)
@@ -309,6 +332,11 @@ class Sandbox:
             if isinstance(exc, ConnectionError):   # dead: the next run starts a fresh one
                 self.close()
             raise SandboxError(f"the sandbox supervisor is gone: {exc}") from None
+
+    def _receive(self, limits: Limits) -> str:
+        """The supervisor's reply to the request sent last."""
+        if self._sock is None or self._process is None:
+            raise SandboxError("the sandbox supervisor is gone")
         try:
             reply = self._receive_reply(self._reply_timeout_s(limits))
         except TimeoutError:
@@ -445,6 +473,18 @@ class Sandbox:
                      **({"processes": processes} if processes else {})},
             error=fields.text("error") or None,
         )
+
+
+class PendingRun:
+    """A run begun in a slot (Sandbox.begin): wait() blocks until it ends and gives its result."""
+
+    def __init__(self, sandbox: Sandbox, limits: Limits, policy: str) -> None:
+        self.sandbox = sandbox
+        self.limits = limits
+        self.policy = policy
+
+    def wait(self) -> RunResult:
+        return self.sandbox._finish(self)
 
 
 def run_once(argv: list[str], limits: Limits | None = None, *, box=None, policy: str = "native",
