@@ -6,16 +6,21 @@
  * it offers the calls checkers make, with the verdicts, exit codes and messages testlib gives,
  * so that such checkers build and judge without a testlib checkout.
  *
- * Covered: registerTestlibCmd; the inf/ouf/ans streams with testlib's reading rules (blanks,
+ * Covered: registerTestlibCmd and registerInteraction; the inf/ouf/ans streams with testlib's reading rules (blanks,
  * tokens, lines, lone CRs, number syntax, ranges, patterns, strict mode, the 128 MB file and
  * 32 MB token limits); quit/quitf/quitif/quitp/quitpi, TResult and _pc; ensure/ensuref;
  * test cases; the end-of-program checks; doubleCompare, doubleDelta and the text helpers.
- * Not covered: generators (rnd), validators and interactors, report files (argv[4], -appes),
+ * Not covered: generators (rnd), validators, report files (argv[4], -appes),
  * the --testset and --group options, colours on a terminal.
  *
  * A checker runs as `checker <input> <output> <answer>`, writes one line to stderr ("ok 3
  * numbers", "wrong answer ...", "wrong output format ...", "FAIL ...", "points 0.5 ...") and
  * exits with 0 (OK), 1 (WA), 2 (PE), 3 (FAIL) or 7 (points).
+ *
+ * An interactor runs as `interactor <input> <output> [<answer>]`: ouf is its stdin, read as the
+ * program writes it (a read waits for the program's next bytes), what it writes to stdout
+ * reaches the program, and `tout` is the output file, later the checker's output. It ends
+ * with the same lines and exit codes; an accepted interaction is not checked for extra output.
  */
 #ifndef JUDGE_TESTLIB_H
 #define JUDGE_TESTLIB_H
@@ -24,6 +29,7 @@
 #include <algorithm>
 #include <bitset>
 #include <cctype>
+#include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdarg>
@@ -93,10 +99,11 @@ struct State {
     int testCase;
     bool testCaseSeen;
     bool zeroBasedTestCases;
+    bool interactor;
 };
 
 inline State &state() {
-    static State s = {false, false, true, false, false, -1, false, false};
+    static State s = {false, false, true, false, false, -1, false, false, false};
     return s;
 }
 
@@ -761,6 +768,8 @@ struct InStream {
     size_t maxMessageLength = 32000;
 
     void init(const std::string &fileName, TMode streamMode);
+    // A stream read from `fd` as its bytes arrive (an interactor's ouf is its stdin).
+    void initStreaming(int fd, const std::string &streamName, TMode streamMode);
     void close();
 
     char curChar();
@@ -887,10 +896,20 @@ private:
     std::string data_;
     size_t pos_ = 0;
     int readManyIndex_ = judge_testlib::kNoIndex;
+    int streamFd_ = -1;  // >= 0 while more bytes may arrive from a streaming source
 
-    bool atEnd() const {
-        return pos_ >= data_.size();
+    // Whether the byte at `index` exists, waiting for it on a streaming source.
+    bool have(size_t index) {
+        while (index >= data_.size() && streamFd_ >= 0)
+            pull();
+        return index < data_.size();
     }
+
+    bool atEnd() {
+        return !have(pos_);
+    }
+
+    void pull();
 
     void checkedToken(std::string &result, const pattern &p, const std::string &variableName);
     void checkedLine(std::string &result, const pattern &p, const std::string &variableName);
@@ -905,6 +924,8 @@ private:
 InStream inf;
 InStream ouf;
 InStream ans;
+// An interactor's output file: what it writes here is the checker's output afterwards.
+std::fstream tout;
 
 // ------------------------------------------------------------------------------ quitting
 
@@ -928,6 +949,9 @@ namespace judge_testlib {
     }
     std::string line = prefix + printable(message) + "\n";
     std::fputs(line.c_str(), stderr);
+    if (tout.is_open())
+        tout.close();
+    std::cout.flush();
     std::fflush(nullptr);
     // Called from the end-of-program check, exit() would be a second exit.
     if (state().inEndCheck)
@@ -1136,9 +1160,37 @@ inline void InStream::init(const std::string &fileName, TMode streamMode) {
     std::fclose(file);
 }
 
+inline void InStream::initStreaming(int fd, const std::string &streamName, TMode streamMode) {
+    name = streamName;
+    mode = streamMode;
+    data_.clear();
+    pos_ = 0;
+    streamFd_ = fd;
+}
+
+// Reads what has arrived, at least one byte, or notes the end. Bytes read past are dropped
+// once all are consumed (one kept for unreadChar), so a long interaction holds little.
+inline void InStream::pull() {
+    char buffer[1 << 16];
+    ssize_t got;
+    do
+        got = ::read(streamFd_, buffer, sizeof buffer);
+    while (got < 0 && errno == EINTR);
+    if (got <= 0) {
+        streamFd_ = -1;
+        return;
+    }
+    if (pos_ == data_.size() && pos_ > (1u << 20)) {
+        data_.erase(0, pos_ - 1);
+        pos_ = 1;
+    }
+    data_.append(buffer, static_cast<size_t>(got));
+}
+
 inline void InStream::close() {
     data_.clear();
     pos_ = 0;
+    streamFd_ = -1;
 }
 
 // -------------------------------------------------------------- InStream: characters
@@ -1211,7 +1263,7 @@ inline bool InStream::eoln() {
         pos_++;
         return true;
     }
-    if (!strict && data_[pos_] == CR && pos_ + 1 < data_.size() && data_[pos_ + 1] == LF) {
+    if (!strict && data_[pos_] == CR && have(pos_ + 1) && data_[pos_ + 1] == LF) {
         pos_ += 2;
         return true;
     }
@@ -1248,7 +1300,7 @@ inline void InStream::readWordTo(std::string &result) {
     if (judge_testlib::isBlank(data_[pos_]))
         quit(_pe, "Unexpected white-space - token expected");
     size_t end = pos_;
-    while (end < data_.size() && !judge_testlib::isBlank(data_[end]))
+    while (have(end) && !judge_testlib::isBlank(data_[end]))
         end++;
     if (end - pos_ > maxTokenLength)
         quitf(_pe, "Length of token exceeds %d, token is '%s...'", int(maxTokenLength),
@@ -1661,7 +1713,7 @@ inline void InStream::readStringTo(std::string &result) {
     result.clear();
     while (!atEnd() && data_[pos_] != LF) {
         if (data_[pos_] == CR) {
-            if (pos_ + 1 < data_.size() && data_[pos_ + 1] == LF)
+            if (have(pos_ + 1) && data_[pos_ + 1] == LF)
                 break;
             pos_++;
             if (atEnd()) {
@@ -1782,8 +1834,9 @@ inline void InStream::quit(TResult result, const char *msg) {
         result = _pe;
     if (mode != _output && result != _fail)
         quit(_fail, judge_testlib::withNote(message, name).c_str());
-    // An accepted answer must be all there is: only blanks may follow it.
-    if ((result == _ok || result == _points || result >= _partially) && !ouf.seekEof())
+    // An accepted answer must be all there is: only blanks may follow it. An interactor's ouf
+    // is the program's live output: looking past what it read would wait on the program.
+    if ((result == _ok || result == _points || result >= _partially) && !s.interactor && !ouf.seekEof())
         quit(_dirt, "Extra information in the output file");
     judge_testlib::finish(result, message);
 }
@@ -1835,6 +1888,23 @@ inline void registerTestlibCmd(int argc, char *argv[]) {
     ouf.init(argv[2], _output);
     ouf.skipBom();
     ans.init(argv[3], _answer);
+}
+
+inline void registerInteraction(int argc, char *argv[]) {
+    judge_testlib::State &s = judge_testlib::state();
+    s.registered = true;
+    s.interactor = true;
+    if (argc < 3 || argc > 6)
+        quit(_fail, "Program must be run with the following arguments: <input-file> <output-file> [<answer-file> [<report-file> [<-appes>]]]");
+    inf.init(argv[1], _input);
+    tout.open(argv[2], std::ios_base::out);
+    if (tout.fail() || !tout.is_open())
+        quit(_fail, std::string("Can not write to the test-output-file '") + argv[2] + "'");
+    ouf.initStreaming(STDIN_FILENO, "stdin", _output);
+    if (argc >= 4)
+        ans.init(argv[3], _answer);
+    else
+        ans.name = "unopened answer stream";
 }
 
 // A checker must end by quitting: one that returns from main, or never registered, ends FAIL
