@@ -10,14 +10,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge import JudgeError
+from judge.checkers.interaction_verdict import checker_test_verdict, interaction_verdict
+from judge.checkers.interactor import InteractorRunner
 from judge.compiler import Compiler, CompileResult
 from judge.functional import check_tests, is_functional, wrap_source
 from judge.languages import Language, get_language
 from judge.ownership import ThreadOwner
-from judge.problems.model import Problem
+from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits, RunResult, Sandbox
-from judge.sandbox.policy import describe_refusal
-from judge.verdicts import TEST_VERDICT_OF_CHECKER, CheckerVerdict, Status, Verdict
+from judge.sandbox.verdict import describe_end
+from judge.verdicts import Status, Verdict
 
 OUTPUT_LIMIT_MB = 64
 
@@ -34,12 +36,16 @@ class TestResult:
     checker_message: str
     run: RunResult | None = field(default=None, repr=False, compare=False)   # the sandbox's figures
     output: bytes | None = field(default=None, repr=False, compare=False)    # with keep_output
+    # An interactive test's interactor: its figures, never counted as the submission's.
+    interactor: RunResult | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict:
         return {"index": self.index, "verdict": self.verdict, "cpu_time_ms": self.cpu_time_ms,
                 "wall_time_ms": self.wall_time_ms, "memory_kb": self.memory_kb,
                 "exit_code": self.exit_code, "signal": self.signal,
-                "checker_message": self.checker_message}
+                "checker_message": self.checker_message,
+                "killed_by": self.run.killed_by if self.run else None,
+                **({"interactor": interactor_figures(self.interactor)} if self.interactor else {})}
 
 
 @dataclass
@@ -74,6 +80,12 @@ class GradeResult:
         }
 
 
+def interactor_figures(run: RunResult) -> dict:
+    return {"status": run.status, "exit_code": run.exit_code, "signal": run.signal,
+            "cpu_time_ms": run.cpu_time_ms, "wall_time_ms": run.wall_time_ms,
+            "memory_kb": run.memory_kb}
+
+
 def run_limits(problem: Problem, language: Language) -> Limits:
     return Limits(time_limit_ms=max(1, round(problem.time_limit_ms * language.time_factor)),
                   memory_limit_mb=problem.memory_limit_mb, output_limit_mb=OUTPUT_LIMIT_MB)
@@ -96,6 +108,7 @@ class Grader:
         self._box.mkdir()
         os.chmod(self._box, 0o755)
         self._runner: Sandbox | None = None
+        self._interactors: InteractorRunner | None = None
         self._checked_functional: dict[int, Problem] = {}
         from judge.checkers.runner import CheckerRunner
         self.checkers = CheckerRunner(self.compiler, slot=slot, cpu=cpu, testlib=testlib)
@@ -104,6 +117,8 @@ class Grader:
         self._owner.check()
         if self._runner is not None:
             self._runner.close()
+        if self._interactors is not None:
+            self._interactors.close()
         self.checkers.close()
         self.compiler.close()
         shutil.rmtree(self._work, ignore_errors=True)
@@ -149,6 +164,49 @@ class Grader:
             check_tests(problem)
             self._checked_functional[id(problem)] = problem
 
+    def _test(self, test: TestCase, argv: list[str], limits: Limits, lang: Language,
+              checker: str, timings: dict, keep_output: bool) -> _Outcome:
+        output_fd = os.memfd_create("output", os.MFD_CLOEXEC)
+        try:
+            mark = time.perf_counter()
+            run = self._sandbox().run(argv, limits, stdin=test.input, stdout=output_fd,
+                                      policy=lang.policy)
+            timings["run"] += time.perf_counter() - mark
+            output = None
+            if run.status == Status.OK or keep_output:
+                os.lseek(output_fd, 0, os.SEEK_SET)
+                output = _read_all(output_fd)
+        finally:
+            os.close(output_fd)
+        if run.status != Status.OK:
+            return _Outcome(Verdict(run.status), describe_end(run), run, output)
+        assert output is not None
+        return self._check(checker, test, output, run, timings)
+
+    def _check(self, checker: str, test: TestCase, output: bytes, run: RunResult,
+               timings: dict, interactor: RunResult | None = None) -> _Outcome:
+        mark = time.perf_counter()
+        check = self.checkers.check(checker, test.input, output, test.output)
+        timings["check"] += time.perf_counter() - mark
+        return _Outcome(checker_test_verdict(check), check.message, run, output, interactor)
+
+    def _interactive_test(self, interactor: str, test: TestCase, argv: list[str], limits: Limits,
+                          lang: Language, checker: str, timings: dict) -> _Outcome:
+        """The submission against the interactor; then, when the interactor accepts and the
+        problem has a checker, the checker on the interactor's output file."""
+        if self._interactors is None:
+            self._interactors = InteractorRunner(self.checkers, slot=self.slot, cpu=self.cpu)
+        mark = time.perf_counter()
+        interaction = self._interactors.interact(interactor, test.input, test.output,
+                                                 self._sandbox(), argv, limits, lang.policy)
+        timings["run"] += time.perf_counter() - mark
+        decided = interaction_verdict(interaction)
+        if decided.verdict != Verdict.AC or not checker:
+            return _Outcome(decided.verdict, decided.message, decided.submission,
+                            interaction.output, interaction.interactor)
+        return self._check(checker, test, interaction.output, decided.submission, timings,
+                           interaction.interactor)
+
     def grade(self, source: str, language: Language | str, problem: Problem, *,
               all_tests: bool = False, checker: str | None = None,
               keep_output: bool = False, kept_output_limit: int | None = None) -> GradeResult:
@@ -177,47 +235,34 @@ class Grader:
         self._stage(compiled.artifacts)
         argv = lang.run_argv(source)
         checker_name = checker or problem.checker
-        sandbox = self._sandbox()
         for index, test in enumerate(problem.tests, start=1):
-            output_fd = os.memfd_create("output", os.MFD_CLOEXEC)
-            try:
-                mark = time.perf_counter()
-                run = sandbox.run(argv, limits, stdin=test.input, stdout=output_fd, policy=lang.policy)
-                timings["run"] += time.perf_counter() - mark
-                output = None
-                if run.status == Status.OK or keep_output:
-                    os.lseek(output_fd, 0, os.SEEK_SET)
-                    output = _read_all(output_fd)
-                if run.status == Status.OK:
-                    assert output is not None
-                    mark = time.perf_counter()
-                    check = self.checkers.check(checker_name, test.input, output, test.output)
-                    timings["check"] += time.perf_counter() - mark
-                    message = check.message
-                    if check.verdict == CheckerVerdict.POINTS:
-                        verdict = Verdict.AC if (check.points or 0) >= 1 else Verdict.WA
-                    else:
-                        verdict = TEST_VERDICT_OF_CHECKER[check.verdict]
-                else:
-                    verdict = Verdict(run.status)
-                    message = run.error or (f"killed by {run.killed_by}" if run.killed_by else "")
-                    if run.status == Status.BUSY:
-                        message = (f"stopped by the wall clock after {run.cpu_time_ms:.0f} ms of "
-                                   f"CPU, having waited {run.waiting_ms:.0f} ms for one: the "
-                                   "machine is too busy to judge this")
-                    if run.syscall:
-                        message = describe_refusal(run.syscall)
-            finally:
-                os.close(output_fd)
+            if problem.interactor is not None:
+                outcome = self._interactive_test(problem.interactor, test, argv, limits, lang,
+                                                 checker_name, timings)
+            else:
+                outcome = self._test(test, argv, limits, lang, checker_name, timings, keep_output)
+            run = outcome.run
+            verdict = outcome.verdict
             result.tests.append(TestResult(index, verdict, run.cpu_time_ms, run.wall_time_ms,
-                                           run.memory_kb, run.exit_code, run.signal, message,
-                                           run=run, output=_kept(output, keep_output, kept_output_limit)))
+                                           run.memory_kb, run.exit_code, run.signal,
+                                           outcome.message, run=run,
+                                           output=_kept(outcome.output, keep_output, kept_output_limit),
+                                           interactor=outcome.interactor))
             if verdict != Verdict.AC and result.verdict == Verdict.AC:
                 result.verdict = verdict
                 if not all_tests:
                     break
         timings["total"] = time.perf_counter() - started
         return result
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    verdict: Verdict
+    message: str
+    run: RunResult
+    output: bytes | None
+    interactor: RunResult | None = None
 
 
 def _kept(output: bytes | None, keep: bool, limit: int | None) -> bytes | None:

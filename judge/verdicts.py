@@ -28,6 +28,9 @@ class KilledBy(StrEnum):
     MEMORY = "memory"
     OUTPUT = "output"
     SECCOMP = "seccomp"
+    # An interactive test's submission stopped by the wall clock while it and the interactor
+    # waited on each other (judge.checkers.interaction_verdict).
+    IDLE = "idle"
 
 
 class CheckerVerdict(StrEnum):

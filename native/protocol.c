@@ -63,6 +63,7 @@ static int take_record(struct run_request *req, uint16_t tag, char *data, uint32
     case TAG_OPEN_FILES: return take_u64(data, len, &req->open_files);
     case TAG_ADDRESS_SPACE: return take_u64(data, len, &req->address_space_bytes);
     case TAG_FDS: return take_u64(data, len, fd_mask);
+    case TAG_RELAY_ON_CPU: return take_u64(data, len, &req->relay_on_cpu);
     case TAG_BPF:
         req->bpf = (const unsigned char *)data;
         req->bpf_len = len;

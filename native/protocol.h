@@ -5,7 +5,7 @@
 #define JUDGE_PROTOCOL_H
 
 /* Raised on any change a peer built from other sources would misread. */
-#define PROTOCOL_VERSION 1
+#define PROTOCOL_VERSION 2
 
 #define PROTOCOL_MAX_ARGS 256
 #define PROTOCOL_MAX_ENV 128
@@ -28,7 +28,8 @@
     X(ADDRESS_SPACE, 11)         \
     X(BPF, 12)                   \
     X(FDS, 13)                   \
-    X(CWD, 14)
+    X(CWD, 14)                   \
+    X(RELAY_ON_CPU, 15)
 // clang-format on
 
 enum request_tag {

@@ -46,6 +46,7 @@ struct run_request {
     size_t bpf_len;
     int stdin_fd, stdout_fd, stderr_fd; /* -1 when absent */
     char *cwd;
+    uint64_t relay_on_cpu; /* non-zero: relay the output from the slot's CPU (an interaction) */
 };
 
 struct run_result {

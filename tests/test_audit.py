@@ -202,7 +202,8 @@ def test_audit_passes_on_this_machine(require_sandbox, tmp_path):
     else:
         assert report["ok"] and done.returncode == 0, done.stderr[-3000:]
     probes = report["probes"]
-    assert {p["group"] for p in probes} == {"time", "memory", "isolation", "stability"}
+    assert {p["group"] for p in probes} == {"time", "memory", "isolation", "interaction",
+                                            "stability"}
     languages = {p["language"] for p in probes}
     assert "cpp" in languages and "python" in languages
     names = {(p["language"], p["name"]) for p in probes}
@@ -210,6 +211,13 @@ def test_audit_passes_on_this_machine(require_sandbox, tmp_path):
         assert ("cpp", f"spinner {fraction}x TL") in names
     for syscall in ("ptrace", "mount", "unshare", "bpf"):
         assert ("cpp", f"syscall {syscall}") in names
+    # One query's round trip through both slots, timed by the interactor, beside bare pipes.
+    (round_trip,) = (p for p in probes if p["name"].startswith("round trip program"))
+    assert round_trip["passed"] and round_trip["language"] == "cpp"
+    figures = round_trip["figures"]
+    assert 0 < figures["bare_median_us"] and 0 < figures["median_us"] <= figures["p90_us"]
+    (idle,) = (p for p in probes if p["name"].startswith("idleness"))
+    assert idle["passed"], idle
     # The figures are the sandbox's own, with where they came from.
     assert report["host"]["cgroup"] in ("v1", "v2", "none")
     assert set(report["host"]["sources"]) == {"cpu", "memory"}

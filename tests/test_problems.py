@@ -222,7 +222,8 @@ def test_pack_is_small_and_in_the_schema():
     assert registry.PACK_FILE in files
     assert sum(p.stat().st_size for p in files) < 10 * 1024 * 1024
     schema = pq.read_schema(registry.PACK_FILE)
-    assert [f.name for f in schema] == SCHEMA.names
+    # The benchmark's columns, then the loader's optional one for interactive problems.
+    assert [f.name for f in schema] == [*SCHEMA.names, "interactor"]
     assert schema.field("test_cases").type == SCHEMA.field("test_cases").type
 
 
@@ -234,8 +235,10 @@ def test_pack_loads_through_the_same_code_path(spy_load_dataset):
     assert "codeforces/2020A" in ids
     pack = [p for p in problems if p.id.startswith("pack/")]
     assert len(pack) >= 6
-    checkers = {("custom" if p.has_custom_checker else p.checker) for p in pack}
+    checkers = {("custom" if p.has_custom_checker else p.checker) for p in pack
+                if not p.is_interactive}
     assert {"wcmp", "lcmp", "yesno", "rcmp6", "custom"} <= checkers
+    assert [p.id for p in pack if p.is_interactive] == ["pack/guess-the-number"]
     assert any(p.time_limit_ms <= 500 for p in pack)
     for p in problems:
         assert p.tests and p.time_limit_ms > 0 and p.memory_limit_mb > 0 and p.title

@@ -17,7 +17,7 @@ from judge.cpus import idlest_cpu
 from judge.languages import Language, get_language
 
 AUDIT_LANGUAGES = ("cpp", "python", "java")
-GROUPS = ("time", "memory", "isolation", "stability")
+GROUPS = ("time", "memory", "isolation", "interaction", "stability")
 
 
 @dataclass
@@ -114,6 +114,8 @@ def run_audit(languages: list[Language], *, explicit: bool = True, quick: bool =
                 audit.memory_probes(lang)
             if "isolation" in groups:
                 audit.isolation_probes(lang)
+            if "interaction" in groups and lang.name == "cpp":
+                audit.interaction_probes(lang)
         if "stability" in groups and usable:
             stable = next((lang for lang in usable if lang.name == "cpp"), usable[0])
             audit.stability_probes(stable)

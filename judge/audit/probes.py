@@ -67,6 +67,11 @@ TARGET_OVERSHOOT_MS = 5.0                            # docs/design.md §7
 OVERHEAD_FRACTION = 0.4        # the spinner that measures the runtime's own CPU cost
 STABILITY_FRACTION = 0.6
 ATTEMPTS = 3                   # tries of a timing probe that lands on the wrong side
+# Interaction probes: round trips timed by the interactor, and the bound a median must stay
+# under (a round trip is two pipe hops and each side's supervisor relaying: ~0.1 ms idle).
+ROUND_TRIPS = 1000
+ROUND_TRIPS_QUICK = 200
+ROUND_TRIP_LIMIT_MS = 2.0
 SYSCALLS = ("ptrace", "mount", "unshare", "setns", "clone", "chroot", "bpf", "perf_event_open",
             "io_uring_setup", "userfaultfd", "keyctl", "kexec_load", "init_module")
 MiB = 1024.0
@@ -166,6 +171,11 @@ def _tick_text(language: str) -> str:
 
 def _cpu_stdin(spin_ms: float, threads: int = 1) -> str:
     return f"cpu {spin_ms:.1f} {threads}"
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def _pct(value: float, reference: float) -> str:
@@ -462,6 +472,45 @@ class Audit:
         elif name == "java":
             self.progress("java: network probe")
             self._network(language)
+
+    # -- interaction ---------------------------------------------------------------------------
+    def interaction_probes(self, language: Language) -> None:
+        """An interactive test's round trip (the program's answer to one query, through both
+        pipes and both supervisors), timed by the interactor and held against the same two
+        programs joined by bare pipes; and a program that never answers, which must end as
+        TLE killed by "idle" at the wall limit."""
+        self.progress(f"{language.name}: interaction round trips")
+        rounds = ROUND_TRIPS_QUICK if self.quick else ROUND_TRIPS
+        test = self.runner.interact(language, rounds, TIME_LIMIT_MS * 20, MEMORY_LIMIT_MB)
+        sandboxed = [int(line) / 1e3 for line in (test.output or b"").split()]
+        bare = [ns / 1e3 for ns in self.runner.bare_round_trips(language, rounds)]
+        complete = test.verdict == "AC" and len(sandboxed) == rounds and len(bare) == rounds
+        median = statistics.median(sandboxed) if complete else float("nan")
+        p90 = _percentile(sandboxed, 0.9) if complete else float("nan")
+        bare_median = statistics.median(bare) if complete else float("nan")
+        self._add(Probe(
+            "interaction", language.name, f"round trip program ↔ interactor ({rounds} queries)",
+            f"AC; median round trip ≤ {ROUND_TRIP_LIMIT_MS:.0f} ms (bare pipes beside it)",
+            f"{test.verdict}; median {median:.0f} µs, p90 {p90:.0f} µs; bare pipes median "
+            f"{bare_median:.0f} µs ({median / bare_median:.1f}x)" if complete else
+            f"{test.verdict}: {test.checker_message[:200]}",
+            complete and median <= ROUND_TRIP_LIMIT_MS * 1000,
+            figures={"rounds": rounds, "median_us": round(median, 1), "p90_us": round(p90, 1),
+                     "bare_median_us": round(bare_median, 1),
+                     "bare_p90_us": round(_percentile(bare, 0.9), 1) if complete else None}))
+        self.progress(f"{language.name}: interaction idleness")
+        idle = self.runner.interact(language, 0, TIME_LIMIT_MS, MEMORY_LIMIT_MB)
+        limits = self._limits(language)
+        run = idle.run
+        assert run is not None
+        self._add(Probe(
+            "interaction", language.name, "idleness (both wait on each other)",
+            f"TLE, killed by idle at the wall limit ({limits.wall_ms} ms), interactor not charged",
+            f"{idle.verdict}, killed by {run.killed_by}, wall {run.wall_time_ms:.0f} ms, "
+            f"CPU {run.cpu_time_ms:.1f} ms",
+            idle.verdict == "TLE" and run.killed_by == KilledBy.IDLE
+            and limits.wall_ms <= run.wall_time_ms <= limits.wall_ms + WALL_OVERSHOOT_MS,
+            figures={"wall_time_ms": run.wall_time_ms, "cpu_time_ms": run.cpu_time_ms}))
 
     def _output_flood(self, language: Language) -> None:
         limits = self._limits(language)

@@ -12,13 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge import JudgeError
-from judge.grade import Grader, run_limits
+from judge.grade import Grader, TestResult, run_limits
 from judge.languages import Language
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits, RunResult
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 SOURCES = {"cpp": "probe.cpp", "python": "probe.py", "java": "Probe.java"}
+# The interaction probes: a C++ program that echoes, against an interactor that times it.
+ECHO, ROUND_TRIP_INTERACTOR = "echo.cpp", "round_trip_interactor.cpp"
 # A slot of its own: the audit's host-side checks look for processes of this slot's uid.
 AUDIT_SLOT = 700
 BREAK_ENV = "JUDGE_AUDIT_BREAK"
@@ -123,6 +125,53 @@ class ProbeRunner:
             memory_limit_mb: int) -> ProbeRun:
         return self.run_many(language, [stdin], time_limit_ms=time_limit_ms,
                              memory_limit_mb=memory_limit_mb)[0]
+
+    def interact(self, language: Language, rounds: int, time_limit_ms: int,
+                 memory_limit_mb: int) -> TestResult:
+        """Grades the echo program against the round-trip interactor (`rounds` round trips);
+        the test's output is the interactor's output file, one round trip's ns a line."""
+        problem = Problem(id="audit/interaction", title="judge audit interaction probe",
+                          statement="", time_limit_ms=time_limit_ms,
+                          memory_limit_mb=memory_limit_mb, checker="",
+                          tests=(TestCase(f"{rounds}\n".encode(), b""),),
+                          interactor=(PROGRAMS / ROUND_TRIP_INTERACTOR).read_text())
+        graded = self.grader.grade((PROGRAMS / ECHO).read_text(), language, problem,
+                                   keep_output=True)
+        if graded.compile.status != "OK" or not graded.tests:
+            raise JudgeError(f"the interaction probe does not build: {graded.compile.log[:500]}")
+        self.runs += 1
+        return graded.tests[0]
+
+    def bare_round_trips(self, language: Language, rounds: int, timeout_s: float = 60) -> list[int]:
+        """The same interaction outside the sandbox, both programs pinned to the slot's CPU and
+        joined by two plain pipes: the round trips' ns, as the interactor timed them."""
+        source = (PROGRAMS / ECHO).read_text()
+        echo = self.grader.compiler.compile(source, language)
+        interactor = self.grader.checkers.build((PROGRAMS / ROUND_TRIP_INTERACTOR).read_text(),
+                                                "interactor")
+        assert echo.artifacts is not None and interactor.artifacts is not None
+        cpu = self.cpu
+        with tempfile.TemporaryDirectory(prefix="judge-audit-") as work:
+            (Path(work) / "input.txt").write_text(f"{rounds}\n")
+            to_interactor, to_program = os.pipe(), os.pipe()
+            def pin() -> None:
+                os.sched_setaffinity(0, {cpu})
+            program = subprocess.Popen(language.run_argv(source), cwd=echo.artifacts,
+                                       stdin=to_program[0], stdout=to_interactor[1],
+                                       stderr=subprocess.DEVNULL, preexec_fn=pin)
+            judge = subprocess.Popen([str(interactor.artifacts / "code.exe"), "input.txt",
+                                      "tout.txt"], cwd=work, stdin=to_interactor[0],
+                                     stdout=to_program[1], stderr=subprocess.DEVNULL,
+                                     preexec_fn=pin)
+            for fd in (*to_interactor, *to_program):
+                os.close(fd)
+            try:
+                judge.wait(timeout=timeout_s)
+                program.wait(timeout=timeout_s)
+            finally:
+                judge.kill()
+                program.kill()
+            return [int(line) for line in (Path(work) / "tout.txt").read_text().split()]
 
     # -- outside the sandbox -------------------------------------------------------------------
     def bare_cpu_ms(self, language: Language, stdin: str, timeout_s: float = 60) -> float:

@@ -18,13 +18,14 @@ from judge.checkers.dataset_comparators import DATASET_COMPARATORS
 from judge.compiler import CompileResult
 from judge.languages import LANGUAGES
 from judge.problems.model import is_checker_source
-from judge.sandbox import Limits, Sandbox
+from judge.sandbox import Limits, RunResult, Sandbox
 from judge.verdicts import CHECKER_EXIT_VERDICTS, CheckerVerdict, Status
 
 CHECKER_LIMITS = Limits(time_limit_ms=10_000, memory_limit_mb=1024, output_limit_mb=1,
                         stderr_limit_mb=1)
 TESTLIB_INSIDE = "/judge/testlib"
 JUDGE_TESTLIB = Path(__file__).resolve().parent / "testlib"
+KEPT_BUILDS = 4
 
 
 class CheckerRunner:
@@ -40,8 +41,9 @@ class CheckerRunner:
         self._box: Path | None = None
         self._sandbox: Sandbox | None = None
         self._staged: Path | None = None
-        # The last checker built: every test of a problem checks with the same source.
-        self._last_build: tuple[str, CompileResult] | None = None
+        # The last programs built, by source: every test of a problem checks with the same
+        # checker (and talks to the same interactor).
+        self._builds: dict[str, CompileResult] = {}
 
     def close(self) -> None:
         if self._sandbox is not None:
@@ -63,23 +65,27 @@ class CheckerRunner:
         raise JudgeError(f"unknown checker {checker!r} (testlib's: {', '.join(CHECKERS)}; "
                          f"benchmarks': {', '.join(DATASET_COMPARATORS)}; or a checker's source)")
 
-    def _build(self, source: str) -> CompileResult:
-        if self._last_build is None or self._last_build[0] != source:
-            language = replace(LANGUAGES["cpp"], name="checker",
+    def build(self, source: str, what: str = "checker") -> CompileResult:
+        """Compiles a testlib program (a checker or an interactor) in the compile sandbox;
+        raises JudgeError when it does not compile."""
+        compiled = self._builds.get(source)
+        if compiled is None:
+            language = replace(LANGUAGES["cpp"], name=what,
                                compile=("g++", "-std=c++17", "-O2", "-I", TESTLIB_INSIDE,
                                         "-o", "code.exe", "code.cpp"))
             compiled = self.compiler.compile(
                 source, language, binds=((str(self.testlib), TESTLIB_INSIDE),),
                 bound_content=(self.testlib / "testlib.h").read_bytes())
-            if compiled.status == "SE":  # the judge's failure, worth another try
-                return compiled
-            self._last_build = (source, compiled)
-        return self._last_build[1]
+            if compiled.status == "OK":   # an SE is the judge's failure, worth another try
+                if len(self._builds) >= KEPT_BUILDS:
+                    self._builds.pop(next(iter(self._builds)))
+                self._builds[source] = compiled
+        if compiled.status != "OK":
+            raise JudgeError(f"the {what} does not compile: {compiled.log.strip()[:500]}")
+        return compiled
 
     def _run_custom(self, source: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
-        compiled = self._build(source)
-        if compiled.status != "OK":
-            raise JudgeError(f"the checker does not compile: {compiled.log.strip()[:500]}")
+        compiled = self.build(source)
         if self._work is None:
             # The box is open to the sandbox's uid, its parent (mkdtemp's 0700) to no one else
             # on the host: the answers and the checker stay private to the judge.
@@ -104,13 +110,19 @@ class CheckerRunner:
             raw = os.read(messages, 1 << 16)
         finally:
             os.close(messages)
-        message = raw.decode(errors="replace").strip()
-        if run.status not in (Status.OK, Status.RE) or run.exit_code is None:
-            return CheckResult(CheckerVerdict.FAIL, 3,
-                               f"checker {run.status}: {run.error or run.killed_by or message}")
-        verdict = CHECKER_EXIT_VERDICTS.get(run.exit_code, CheckerVerdict.FAIL)
-        points = _points(message) if verdict == CheckerVerdict.POINTS else None
-        return CheckResult(verdict, run.exit_code, message, points=points, raw_message=raw)
+        return testlib_result(run, raw, "checker")
+
+
+def testlib_result(run: RunResult, raw: bytes, what: str) -> CheckResult:
+    """What a testlib program's run says: its exit code and the line it wrote to stderr. A run
+    that did not end by exiting (killed, past its limits, refused a call) is FAIL."""
+    message = raw.decode(errors="replace").strip()
+    if run.status not in (Status.OK, Status.RE) or run.exit_code is None:
+        return CheckResult(CheckerVerdict.FAIL, 3,
+                           f"{what} {run.status}: {run.error or run.killed_by or message}")
+    verdict = CHECKER_EXIT_VERDICTS.get(run.exit_code, CheckerVerdict.FAIL)
+    points = _points(message) if verdict == CheckerVerdict.POINTS else None
+    return CheckResult(verdict, run.exit_code, message, points=points, raw_message=raw)
 
 
 def _points(message: str) -> float | None:

@@ -15,7 +15,7 @@ def audit_command(
     lang: str | None = typer.Option(None, "--lang", help="Languages to audit, e.g. cpp,python,java "
                                        "(default: those three, skipping a missing toolchain)."),
     quick: bool = typer.Option(False, "--quick", help="Fewer repetitions and bare comparisons."),
-    only: str | None = typer.Option(None, "--only", help="Probe groups: time,memory,isolation,stability."),
+    only: str | None = typer.Option(None, "--only", help="Probe groups: time,memory,isolation,interaction,stability."),
     cpu: int | None = typer.Option(None, "--cpu", help="CPU to pin the audit's slot to "
                                       "(default: the idlest usable CPU at start)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),

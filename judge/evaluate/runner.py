@@ -80,6 +80,8 @@ def tests_hash(problem: Problem) -> str:
     parts: list[bytes | str] = [problem.checker, str(len(problem.tests))]
     for t in problem.tests:
         parts += [t.input, t.output]
+    if problem.interactor is not None:
+        parts.append(problem.interactor)
     return sha256(*parts)
 
 
@@ -321,8 +323,9 @@ class Pool:
 def validate_problems(problems: list[Problem], slot: int, testlib: str | None,
                       grader: Grader | None = None) -> None:
     """Checks, before judging starts, what would otherwise fail every sample of a problem:
-    functional tests the harness cannot read, and custom checkers, each compiled once and asked
-    to accept the jury's own answer to the first test. Raises JudgeError naming each such
+    functional tests the harness cannot read, custom checkers, each compiled once and asked
+    to accept the jury's own answer to the first test, and interactors (with their checkers),
+    each compiled once. Raises JudgeError naming each such
     problem. The checkers run in ``grader`` when given (a Ray worker's), else in a Grader of
     its own on ``slot``."""
     broken = []
@@ -332,7 +335,7 @@ def validate_problems(problems: list[Problem], slot: int, testlib: str | None,
                 check_tests(problem)
             except JudgeError as exc:
                 broken.append(str(exc))
-    custom = [p for p in problems if p.has_custom_checker and p.tests]
+    custom = [p for p in problems if (p.has_custom_checker or p.is_interactive) and p.tests]
     if custom:
         with contextlib.ExitStack() as stack:
             if grader is None:
@@ -341,6 +344,12 @@ def validate_problems(problems: list[Problem], slot: int, testlib: str | None,
             for problem in custom:
                 first = problem.tests[0]
                 try:
+                    if problem.interactor is not None:
+                        # The checker reads the interactor's output, which no jury file holds.
+                        grader.checkers.build(problem.interactor, "interactor")
+                        if problem.has_custom_checker:
+                            grader.checkers.build(problem.checker)
+                        continue
                     check = grader.checkers.check(problem.checker, first.input, first.output,
                                                   first.output)
                 except JudgeError as exc:

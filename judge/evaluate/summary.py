@@ -58,7 +58,8 @@ def _sample_record(s, stored, run_id: int | None) -> dict:
         max_cpu_time_ms=r.get("max_cpu_time_ms"), max_memory_kb=r.get("max_memory_kb"),
         compile=compile_info,
         tests=[{k: t.get(k) for k in ("index", "verdict", "cpu_time_ms", "wall_time_ms",
-                                      "memory_kb", "exit_code", "signal", "checker_message")}
+                                      "memory_kb", "exit_code", "signal", "checker_message",
+                                      "killed_by", "interactor") if k in t}
                for t in r.get("tests", [])],
         timing={k: round(v, 2) for k, v in stored.timing.items()},
     )

@@ -15,8 +15,13 @@ Row schema (one problem per row)::
     time_limit_ms   int         > 0
     memory_limit_MB int         > 0
     checker         str         a testlib checker name ("wcmp", "ncmp", "rcmp6", ...) or the
-                                source code of a custom checker
+                                source code of a custom checker; "" for an interactive
+                                problem whose interactor's word is final
     test_cases      list of {input: str, output: str}   (a JSON string of that list is accepted)
+    interactor      str | null  optional: an interactive problem's interactor, testlib source
+                                (registerInteraction); a test's input is the interactor's input
+                                file, its output the answer file, and a checker, when given,
+                                reads the interactor's output file (testlib's tout)
 
 A malformed row raises `JudgeError` naming the source and the row; never a traceback.
 """
@@ -33,7 +38,7 @@ from typing import Any
 from judge import JudgeError
 from judge.cache import datasets_cache_dir
 from judge.problems.hub import import_datasets
-from judge.problems.model import Problem, TestCase
+from judge.problems.model import Problem, TestCase, is_checker_source
 
 HUB_ID = "stepfun-ai/CF-Div2-Stepfun"
 HUB_CONFIG = "release_v1"
@@ -258,11 +263,14 @@ def row_to_problem(row: dict, where: str) -> Problem:
     statement = _str_field(row, "problem_desc", where, allow_empty=True)
     time_limit = _int_field(row, "time_limit_ms", where)
     memory_limit = _int_field(row, "memory_limit_MB", where)
-    checker = _str_field(row, "checker", where)
-    if "\n" not in checker and not _CHECKER_NAME.match(checker.strip()):
-        raise JudgeError(f"{where}: checker {checker[:40]!r} is neither a checker name nor source")
+    interactor = row.get("interactor") or None
+    if interactor is not None and (not isinstance(interactor, str) or not is_checker_source(interactor)):
+        raise JudgeError(f"{where}: interactor must be a testlib interactor's source code")
+    checker = _str_field(row, "checker", where, allow_empty=interactor is not None)
     if "\n" not in checker:
         checker = checker.strip()
+    if checker and "\n" not in checker and not _CHECKER_NAME.match(checker):
+        raise JudgeError(f"{where}: checker {checker[:40]!r} is neither a checker name nor source")
     tests = _tests(row, where)
     metadata = {"row_id": row.get("id")}
     for extra in ("rating", "contest_id", "tags", "source"):
@@ -281,7 +289,8 @@ def row_to_problem(row: dict, where: str) -> Problem:
                    checker=checker,
                    tests=tests,
                    rating=rating,
-                   metadata=metadata)
+                   metadata=metadata,
+                   interactor=interactor)
 
 
 def rows_to_problems(rows: Iterable[dict], label: str) -> list[Problem]:

@@ -284,11 +284,13 @@ class Sandbox:
 
     def begin(self, argv: list[str], limits: Limits | None = None, *, stdin: Stdin = None,
               stdout: Sink = None, stderr: Sink = None, env: dict[str, str] | None = None,
-              policy: str | None = None, cwd: str | None = None) -> PendingRun:
+              policy: str | None = None, cwd: str | None = None,
+              interactive: bool = False) -> PendingRun:
         """Starts a run and returns at once: its result comes from the PendingRun's wait(). Runs
         in several slots can so go on at the same time from one thread (an interaction). The
         descriptors given are the supervisor's own once begin() returns: the caller may close
-        its copies."""
+        its copies. interactive: the program talks to another one through its stdin and
+        stdout, and the supervisor relays its output from the slot's CPU for the run."""
         self._owner.check()
         if not argv:
             raise JudgeError("no command to run")
@@ -301,7 +303,8 @@ class Sandbox:
         try:
             fds = [self._stdin_fd(stdin, opened), self._sink_fd(stdout, opened),
                    self._sink_fd(stderr, opened)]
-            message = self._encode(argv, limits, env, policy or self.policy, cwd, fds)
+            message = self._encode(argv, limits, env, policy or self.policy, cwd, fds,
+                                   interactive)
             self._send(message, [fd for fd in fds if fd is not None])
         finally:
             for fd in opened:
@@ -409,7 +412,8 @@ class Sandbox:
         opened.append(fd)
         return fd
 
-    def _encode(self, argv, limits: Limits, env, policy: str, cwd, fds) -> bytes:
+    def _encode(self, argv, limits: Limits, env, policy: str, cwd, fds,
+                interactive: bool = False) -> bytes:
         environment = dict(self.env)
         if env:
             environment.update(env)
@@ -445,6 +449,8 @@ class Sandbox:
                                          + 1024 * MB))
         if cwd:
             parts.append(protocol.text("CWD", cwd))
+        if interactive:
+            parts.append(protocol.number("RELAY_ON_CPU", 1))
         message = b"".join(parts)
         if len(message) > bounds.request_max:
             raise JudgeError(f"the command and its environment take {len(message)} bytes; "

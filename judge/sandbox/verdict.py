@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import signal as signals
 
+from judge.sandbox.policy import describe_refusal
 from judge.sandbox.result import Limits, RunResult
 from judge.verdicts import KilledBy, Status
 
@@ -58,3 +59,13 @@ def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_
         error=error,
         setup_cpu_ms=round(setup_ns / 1e6, 3),
     )
+
+
+def describe_end(run: RunResult) -> str:
+    """One line on how a run that was not OK ended, for a test's message."""
+    if run.status == Status.BUSY:
+        return (f"stopped by the wall clock after {run.cpu_time_ms:.0f} ms of CPU, having "
+                f"waited {run.waiting_ms:.0f} ms for one: the machine is too busy to judge this")
+    if run.syscall:
+        return describe_refusal(run.syscall)
+    return run.error or (f"killed by {run.killed_by}" if run.killed_by else "")

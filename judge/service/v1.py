@@ -78,8 +78,10 @@ def language_of(name: str) -> Language:
     return language
 
 
-def _checker(name: str) -> str:
+def _checker(name: str, interactive: bool) -> str:
     if name in DATASET_COMPARATORS or is_checker(name) or is_checker_source(name):
+        return name
+    if interactive and not name:
         return name
     raise invalid(f"unknown checker {name!r}: a testlib checker's name, a dataset comparator "
                   f"({', '.join(sorted(DATASET_COMPARATORS))}), or a checker's source")
@@ -95,12 +97,17 @@ async def prepare(body: GradeRequest, service: Service) -> Grading:
         check_tests(len(tests), sum(len(t.input) + len(t.output) for t in tests), settings,
                     "problem.tests")
         check_code(inline.checker, settings, "problem.checker")
+        if inline.interactor is not None:
+            check_code(inline.interactor, settings, "problem.interactor")
+            if not is_checker_source(inline.interactor):
+                raise invalid("problem.interactor must be a testlib interactor's C++ source")
         if inline.memory_limit_mb > settings.max_memory_mb:
             raise invalid(f"problem.memory_limit_mb {inline.memory_limit_mb} is above this "
                           f"server's limit of {settings.max_memory_mb} MB")
         problem = Problem(id=f"inline/{inline.id}", title="", statement="",
                           time_limit_ms=inline.time_limit_ms, memory_limit_mb=inline.memory_limit_mb,
-                          checker=_checker(inline.checker), tests=tests)
+                          checker=_checker(inline.checker, inline.interactor is not None),
+                          tests=tests, interactor=inline.interactor)
     else:
         assert body.problem_id is not None
         problem = await service.problem(body.problem_id)

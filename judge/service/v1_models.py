@@ -22,7 +22,13 @@ class InlineProblem(BaseModel):
     memory_limit_mb: int = Field(default=256, ge=1)
     checker: str = Field(default="wcmp", description="a testlib checker's name (wcmp, lcmp, ncmp, "
                          "rcmp6, yesno, ...), a dataset comparator (lcb, codecontests, "
-                         "sandboxfusion), or a testlib checker's C++ source")
+                         "sandboxfusion), or a testlib checker's C++ source; with an "
+                         "interactor, \"\" when the interactor's word is final")
+    interactor: str | None = Field(default=None, description="an interactive problem's testlib "
+                                   "interactor (C++ source, registerInteraction): it runs beside "
+                                   "the program, each one's stdout piped to the other's stdin; a "
+                                   "test's input is its input file, a test's output its answer "
+                                   "file")
     tests: list[InlineTest] = Field(..., min_length=1)
 
 
@@ -51,6 +57,15 @@ class CompileInfo(BaseModel):
     time_ms: float
 
 
+class InteractorInfo(BaseModel):
+    status: str
+    exit_code: int | None
+    signal: int | None
+    cpu_time_ms: float
+    wall_time_ms: float
+    memory_kb: int
+
+
 class TestInfo(BaseModel):
     __test__ = False
     index: int
@@ -61,6 +76,11 @@ class TestInfo(BaseModel):
     exit_code: int | None
     signal: int | None
     checker_message: str
+    killed_by: str | None = Field(default=None, description="what stopped the program: cpu-timer, "
+                                  "wall-timer, memory, output, seccomp, or idle (an interactive "
+                                  "test whose program waited for input that never came)")
+    interactor: InteractorInfo | None = Field(default=None, description="an interactive test's "
+                                              "interactor, never counted as the program's")
 
 
 class GradeResponse(BaseModel):

@@ -8,7 +8,10 @@ For every problem directory (one holding problem.json):
   3. unless --no-verify: runs the Python (sol.py) and Java (Main.java) references with the
      judge's commands and checks that they agree with the C++ outputs under the problem's
      checker (and that the custom checker, when there is one, accepts all three), within 2x
-     the time limit;
+     the time limit.
+An interactive problem (problem.json names an "interactor_file") has no expected outputs: each
+reference instead talks to the interactor, built against the judge's testlib.h, through two
+pipes, and the interactor must accept it on every test;
 then writes judge/problems/pack/pack.parquet in the CF-Div2-Stepfun schema.
 
 The output is byte-for-byte deterministic: running the script twice gives the same file.
@@ -36,6 +39,7 @@ DEFAULT_OUT = HERE.parents[1] / "judge" / "problems" / "pack" / "pack.parquet"
 CXX = ["g++", "-std=c++20", "-fno-asm", "-fsanitize=bounds", "-fno-sanitize-recover=bounds",
        "-static", "-O2", "-DONLINE_JUDGE"]
 CHECKER_CXX = ["g++", "-std=c++20", "-O2"]
+JUDGE_TESTLIB = HERE.parents[1] / "judge" / "checkers" / "testlib"
 PYTHON = ["python3"]
 JAVAC = ["javac", "-J-Xmx544m"]
 JAVA = ["java", "-XX:+UseSerialGC", "-Xmx544m", "-Xss64m", "-DONLINE_JUDGE"]
@@ -137,14 +141,16 @@ def _compare(checker: str, output: bytes, answer: bytes) -> str | None:
 # ----------------------------------------------------------------------------- one problem
 
 class Built:
-    def __init__(self, meta: dict, statement: str, checker_field: str, tests: list[dict]):
+    def __init__(self, meta: dict, statement: str, checker_field: str, tests: list[dict],
+                 interactor: str | None = None):
         self.meta, self.statement, self.checker_field, self.tests = meta, statement, \
             checker_field, tests
+        self.interactor = interactor
 
 
 def build_problem(pdir: Path, work: Path, verify: bool) -> Built:
     meta = json.loads((pdir / "problem.json").read_text())
-    pid, tl = meta["problem_id"], int(meta["time_limit_ms"])
+    pid = meta["problem_id"]
     statement = (pdir / "statement.md").read_text()
     custom = meta["checker"] == "custom"
     checker_field = (pdir / meta["checker_file"]).read_text() if custom else meta["checker"]
@@ -178,6 +184,71 @@ def build_problem(pdir: Path, work: Path, verify: bool) -> Built:
         proc, _ = run(JAVAC + ["Main.java"], cwd=java_dir, timeout=300)
         if proc.returncode != 0:
             raise BuildError(f"{pid}: Main.java does not compile:\n{proc.stderr.decode()[-2000:]}")
+    if "interactor_file" in meta:
+        return build_interactive(pdir, meta, statement, inputs, exe, java_dir, work)
+    return build_batch(pdir, meta, statement, checker_field, inputs, exe, checker_exe, java_dir,
+                       work)
+
+
+def references(pdir: Path, exe: Path, java_dir: Path | None, work: Path):
+    """(name, command, directory) of each reference to run: C++, then Python and Java when
+    verifying."""
+    yield "cpp", [str(exe)], work
+    if java_dir is not None:
+        yield "py", PYTHON + [str(pdir / "sol.py")], work
+        yield "java", JAVA + ["Main"], java_dir
+
+
+def interact(solution: list[str], solution_dir: Path, interactor: list[str], work: Path):
+    """Runs a solution against the interactor through two pipes; returns (the interactor's
+    exit code and message, the solution's exit code, the solution's CPU time in ms)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    to_interactor, to_solution = os.pipe(), os.pipe()
+    program = subprocess.Popen(solution, cwd=solution_dir, stdin=to_solution[0],
+                               stdout=to_interactor[1], stderr=subprocess.DEVNULL)
+    judge = subprocess.Popen(interactor, cwd=work, stdin=to_interactor[0],
+                             stdout=to_solution[1], stderr=subprocess.PIPE)
+    for fd in (*to_interactor, *to_solution):
+        os.close(fd)
+    _, message = judge.communicate(timeout=60)
+    program.wait(timeout=60)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # Both children's CPU: an upper bound of the solution's, enough for the comfort check.
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return judge.returncode, message.decode(errors="replace").strip(), program.returncode, cpu * 1000
+
+
+def build_interactive(pdir: Path, meta: dict, statement: str, inputs: list[Path], exe: Path,
+                      java_dir: Path | None, work: Path) -> Built:
+    pid, tl = meta["problem_id"], int(meta["time_limit_ms"])
+    source = pdir / meta["interactor_file"]
+    interactor_exe = work / "interactor.exe"
+    proc, _ = run(CHECKER_CXX + ["-I", str(JUDGE_TESTLIB), "-o", str(interactor_exe), str(source)],
+                  cwd=work, timeout=300)
+    if proc.returncode != 0:
+        raise BuildError(f"{pid}: the interactor does not compile:\n{proc.stderr.decode()[-2000:]}")
+    tests, worst = [], {}
+    for inp in inputs:
+        tout = work / "tout.txt"
+        for name, command, cwd in references(pdir, exe, java_dir, work):
+            code, message, exit_code, ms = interact(command, cwd, [str(interactor_exe), str(inp),
+                                                                    str(tout)], work)
+            if code != 0 or exit_code != 0:
+                raise BuildError(f"{pid} test {inp.stem}: the {name} reference ends with exit "
+                                 f"code {exit_code}, the interactor with {code}: {message}")
+            worst[name] = max(worst.get(name, 0.0), ms)
+        tests.append({"input": inp.read_text(), "output": ""})
+    log(f"{pid}: {len(tests)} tests, interactive; slowest interaction (CPU of both, "
+        f"unsandboxed): " + ", ".join(f"{k} {v:.0f} ms" for k, v in worst.items())
+        + f" (time limit {tl} ms)")
+    return Built(meta, statement, "", tests, interactor=source.read_text())
+
+
+def build_batch(pdir: Path, meta: dict, statement: str, checker_field: str, inputs: list[Path],
+                exe: Path, checker_exe: Path | None, java_dir: Path | None, work: Path) -> Built:
+    pid, tl = meta["problem_id"], int(meta["time_limit_ms"])
+    custom = checker_exe is not None
+    verify = java_dir is not None
 
     def judge(name: str, inp: Path, out: bytes, ans_path: Path) -> None:
         if custom:
@@ -206,8 +277,7 @@ def build_problem(pdir: Path, work: Path, verify: bool) -> Built:
         ans_path.write_bytes(proc.stdout)
         if verify:
             judge("C++", inp, proc.stdout, ans_path)
-            for lang, cmd, cwd in (("py", PYTHON + [str(pdir / "sol.py")], work),
-                                   ("java", JAVA + ["Main"], java_dir)):
+            for lang, cmd, cwd in list(references(pdir, exe, java_dir, work))[1:]:
                 p2, ms2 = run(cmd, cwd=cwd, stdin=inp, timeout=60)
                 if p2.returncode != 0:
                     raise BuildError(f"{pid} test {inp.stem}: the {lang} reference exits "
@@ -243,6 +313,8 @@ def write_pack(problems: list[Built], out: Path) -> None:
         ("memory_limit_MB", pa.int64()),
         ("checker", pa.string()),
         ("test_cases", pa.list_(pa.struct([("input", pa.string()), ("output", pa.string())]))),
+        # The loader's optional column: an interactive problem's interactor, else null.
+        ("interactor", pa.string()),
     ])
     rows = {name: [] for name in schema.names}
     for i, b in enumerate(problems):
@@ -252,6 +324,7 @@ def write_pack(problems: list[Built], out: Path) -> None:
         rows["time_limit_ms"].append(int(b.meta["time_limit_ms"]))
         rows["memory_limit_MB"].append(int(b.meta["memory_limit_MB"]))
         rows["checker"].append(b.checker_field)
+        rows["interactor"].append(b.interactor)
         rows["test_cases"].append(b.tests)
     table = pa.table(rows, schema=schema)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,84 @@
+"""The verdict of one interactive test, from how the submission ended and what the interactor
+said, as Codeforces and testlib combine them (docs/design.md §4.4, README "Interactive
+problems"). One function decides; the table is tested row by row in
+tests/test_interaction_verdict.py.
+
+In order, the first rule that applies decides:
+
+1. A judge failure of either run (SE) is SE; either run starved of CPU (BUSY) is BUSY.
+2. An interactor that failed (it crashed, ran past its own limits, had a call refused,
+   exited with `_fail` or a code testlib does not give) is FAIL: never the submission's.
+3. A submission stopped by the wall clock while using little CPU waited for input that never
+   came (both programs blocked on reads, most often a missing flush): TLE, killed by "idle".
+   If the interactor was computing for half that time or more, the wait is the interactor's
+   doing: FAIL.
+4. A submission that did not end well (TLE, MLE, OLE, RE, RF) gets that verdict, whatever the
+   interactor said: as on Codeforces, a program that goes on after the interactor stopped it
+   (for too many queries, say) reads the end of its input and gets what it does with it.
+5. Otherwise the interactor's word: ok is AC (and then the checker, when the problem has one,
+   reads the interactor's output file), wrong answer is WA, wrong output format and an
+   unexpected end of file are PE, points are AC at full marks and WA below.
+
+Bytes the submission wrote after the interactor ended reach nobody and change nothing (testlib
+does not look for extra output in an interaction); the message says how many.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from judge.checkers import CheckResult
+from judge.checkers.interactor import Interaction
+from judge.sandbox import RunResult
+from judge.sandbox.verdict import describe_end
+from judge.verdicts import TEST_VERDICT_OF_CHECKER, CheckerVerdict, KilledBy, Status, Verdict
+
+
+@dataclasses.dataclass(frozen=True)
+class InteractiveVerdict:
+    verdict: Verdict
+    message: str
+    submission: RunResult     # the submission's figures, killed_by "idle" when it idled
+
+
+def checker_test_verdict(check: CheckResult) -> Verdict:
+    """What a test gets for a testlib program's word (a checker's or an interactor's)."""
+    if check.verdict == CheckerVerdict.POINTS:
+        return Verdict.AC if (check.points or 0) >= 1 else Verdict.WA
+    return TEST_VERDICT_OF_CHECKER[check.verdict]
+
+
+def interaction_verdict(interaction: Interaction) -> InteractiveVerdict:
+    program, interactor, said = interaction.submission, interaction.interactor, interaction.verdict
+    if program.status == Status.SE:
+        return InteractiveVerdict(Verdict.SE, program.error or "the judge failed", program)
+    if interactor.status == Status.SE:
+        return InteractiveVerdict(Verdict.SE, f"interactor: {interactor.error}", program)
+    if Status.BUSY in (program.status, interactor.status):
+        busy = program if program.status == Status.BUSY else interactor
+        who = "" if busy is program else "interactor: "
+        return InteractiveVerdict(Verdict.BUSY, who + describe_end(busy), program)
+    if said.verdict == CheckerVerdict.FAIL:
+        return InteractiveVerdict(Verdict.FAIL, f"interactor: {said.message}", program)
+    if program.status == Status.TLE and program.killed_by == KilledBy.WALL_TIMER:
+        if 2 * interactor.cpu_time_ms >= program.wall_time_ms:
+            return InteractiveVerdict(Verdict.FAIL, (
+                f"interactor: it computed for {interactor.cpu_time_ms:.0f} ms of the "
+                f"{program.wall_time_ms:.0f} ms the program waited for its answers"), program)
+        idle = dataclasses.replace(program, killed_by=KilledBy.IDLE)
+        return InteractiveVerdict(Verdict.TLE, (
+            f"idle: the program waited {program.wall_time_ms:.0f} ms for input (after "
+            f"{program.cpu_time_ms:.0f} ms of CPU) while the interactor waited for it; "
+            "is its output flushed?"), idle)
+    if program.status != Status.OK:
+        return InteractiveVerdict(Verdict(program.status), _ending(program, said), program)
+    message = said.message
+    if program.undelivered_bytes:
+        message += (f" ({program.undelivered_bytes} bytes the program wrote after the "
+                    "interactor ended were not read)")
+    return InteractiveVerdict(checker_test_verdict(said), message, program)
+
+
+def _ending(program: RunResult, said: CheckResult) -> str:
+    ended = describe_end(program) or (f"signal {program.signal}" if program.signal
+                                      else f"exit code {program.exit_code}")
+    return f"{ended}; the interactor said: {said.message}"

@@ -1,0 +1,172 @@
+"""One test of an interactive problem: the submission and the problem's interactor run at the
+same time, each in a slot of its own, the submission's stdout piped to the interactor's stdin
+and the interactor's stdout to the submission's stdin (docs/design.md §4.4).
+
+The interactor is dataset content, so as untrusted as the submission: it is built in the
+compile sandbox against the judge's testlib.h (or the given checkout), and runs in its own
+slot, whose /box is a tmpfs holding the test's input, its answer and the output file the
+interactor writes (testlib's `tout`). The two slots share nothing but the two pipes: neither
+program sees the other's files or processes.
+
+Each supervisor relays its program's stdout into the pipe, so a program that writes after the
+other has ended never dies of SIGPIPE at a moment the scheduler picked: its bytes are counted
+as undelivered and the run goes on to its own end."""
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import stat
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import JudgeError
+from judge.checkers import CheckResult
+from judge.checkers.runner import CheckerRunner, testlib_result
+from judge.sandbox import Limits, RunResult, Sandbox
+
+# The interactor's own limits, fixed and generous: its CPU is never the submission's. Its wall
+# clock runs past the submission's, so that of two programs waiting on each other the
+# submission is stopped first and the interactor then sees the end of its input.
+INTERACTOR_CPU_MS = 10_000
+INTERACTOR_MEMORY_MB = 1024
+INTERACTOR_OUTPUT_MB = 64          # what it writes to the submission, and the size of `tout`
+INTERACTOR_BOX_MB = 512            # its tmpfs /box: input, answer and tout
+MESSAGE_LIMIT = 1 << 16
+# The build's directory is bound read-only here (a tmpfs box never runs what is in it).
+BUILD_INSIDE = "/interactor"
+INPUT, OUTPUT, ANSWER = "input.txt", "tout.txt", "answer.txt"
+
+
+@dataclass(frozen=True)
+class Interaction:
+    """What one test's interaction gave: both runs' figures, the interactor's word on the
+    submission (FAIL when the interactor itself failed) and its output file."""
+    submission: RunResult
+    interactor: RunResult
+    verdict: CheckResult
+    output: bytes
+
+
+def interactor_limits(submission: Limits) -> Limits:
+    return Limits(time_limit_ms=INTERACTOR_CPU_MS, memory_limit_mb=INTERACTOR_MEMORY_MB,
+                  wall_time_limit_ms=submission.wall_ms + INTERACTOR_CPU_MS,
+                  output_limit_mb=INTERACTOR_OUTPUT_MB, file_size_limit_mb=INTERACTOR_OUTPUT_MB,
+                  stderr_limit_mb=1)
+
+
+class InteractorRunner:
+    """The interactor's slot, beside a Grader's run slot (on the same CPU: the two programs
+    take turns, and a query's answer goes to a CPU that is already awake)."""
+
+    def __init__(self, checkers: CheckerRunner, slot: int = 0, cpu: int | None = None) -> None:
+        self.checkers = checkers
+        self.slot = slot
+        self.cpu = cpu
+        self._sandbox: Sandbox | None = None
+        self._build: Path | None = None       # the build the slot sees at BUILD_INSIDE
+
+    def close(self) -> None:
+        if self._sandbox is not None:
+            self._sandbox.close()
+            self._sandbox = None
+            self._build = None
+
+    def interact(self, source: str, input: bytes, answer: bytes, submission: Sandbox,
+                 argv: list[str], limits: Limits, policy: str) -> Interaction:
+        """Runs argv in `submission` (under `limits` and `policy`) against the interactor built
+        from `source`, on one test (its input and its answer)."""
+        compiled = self.checkers.build(source, "interactor")
+        assert compiled.artifacts is not None
+        sandbox, box = self._prepared_box(compiled.artifacts)
+        _write_file(box, INPUT, input, 0o644)
+        _write_file(box, ANSWER, answer, 0o644)
+        messages = os.memfd_create("interactor-stderr", os.MFD_CLOEXEC)
+        try:
+            submission_run, interactor_run = self._run_both(sandbox, submission, argv, limits,
+                                                            policy, messages)
+            os.lseek(messages, 0, os.SEEK_SET)
+            raw = os.read(messages, MESSAGE_LIMIT)
+        finally:
+            os.close(messages)
+        output = _read_regular_file(box, OUTPUT, INTERACTOR_OUTPUT_MB << 20)
+        return Interaction(submission_run, interactor_run,
+                           testlib_result(interactor_run, raw, "interactor"), output)
+
+    def _run_both(self, sandbox: Sandbox, submission: Sandbox, argv: list[str], limits: Limits,
+                  policy: str, messages: int) -> tuple[RunResult, RunResult]:
+        with ExitStack() as ours:
+            # Our copies of the pipes' ends close once both supervisors hold theirs: an end
+            # left open here would keep the other program from ever seeing the end of input.
+            to_interactor = os.pipe2(os.O_CLOEXEC)
+            to_submission = os.pipe2(os.O_CLOEXEC)
+            for fd in (*to_interactor, *to_submission):
+                ours.callback(os.close, fd)
+            program = submission.begin(argv, limits, stdin=to_submission[0],
+                                       stdout=to_interactor[1], policy=policy, interactive=True)
+            try:
+                interactor = sandbox.begin([f"{BUILD_INSIDE}/code.exe", INPUT, OUTPUT, ANSWER],
+                                           interactor_limits(limits), stdin=to_interactor[0],
+                                           stdout=to_submission[1], stderr=messages,
+                                           interactive=True)
+            except BaseException:
+                ours.close()
+                program.wait()
+                raise
+        return program.wait(), interactor.wait()
+
+    def _prepared_box(self, build: Path) -> tuple[Sandbox, int]:
+        """A slot that sees `build`, its box emptied of the last test's files. Another
+        interactor, or a box that cannot be emptied (an interactor left a directory it made
+        unreadable), costs a new slot."""
+        if self._build != build:
+            self.close()
+        if self._sandbox is None:
+            self._sandbox = Sandbox(slot=self.slot, cpu=self.cpu, box_tmpfs_mb=INTERACTOR_BOX_MB,
+                                    binds=((str(build), BUILD_INSIDE),)).start()
+            self._build = build
+        box = self._sandbox.box_fd
+        assert box is not None, "the interactor's slot has a tmpfs box"
+        try:
+            for entry in os.scandir(box):
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.name, dir_fd=box)
+                else:
+                    os.unlink(entry.name, dir_fd=box)
+        except OSError:
+            self.close()
+            return self._prepared_box(build)
+        return self._sandbox, box
+
+
+def _write_file(box: int, name: str, data: bytes, mode: int) -> None:
+    try:
+        os.unlink(name, dir_fd=box)
+    except FileNotFoundError:
+        pass
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode, dir_fd=box)
+    try:
+        os.fchmod(fd, mode)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise JudgeError(f"the test does not fit in the interactor's box ({INTERACTOR_BOX_MB} MiB)") from None
+        raise
+    finally:
+        os.close(fd)
+
+
+def _read_regular_file(box: int, name: str, limit: int) -> bytes:
+    """The interactor's output file, read without following a link it may have planted in its
+    place (the box is the judge's, seen from the host); missing or not a file reads as empty."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=box)
+    except OSError:
+        return b""
+    with open(fd, "rb") as reader:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b""
+        return reader.read(limit)

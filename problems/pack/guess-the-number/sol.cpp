@@ -1,0 +1,25 @@
+// Reference: binary search, at most 30 questions for n <= 10^9.
+#include <cstdio>
+#include <cstring>
+
+int main() {
+    int games;
+    if (scanf("%d", &games) != 1) return 1;
+    for (int game = 0; game < games; game++) {
+        int n;
+        if (scanf("%d", &n) != 1) return 1;
+        int lo = 1, hi = n;  // the secret is in [lo, hi]
+        while (lo < hi) {
+            int mid = lo + (hi - lo + 1) / 2;
+            printf("? %d\n", mid);
+            fflush(stdout);
+            char reply[4];
+            if (scanf("%3s", reply) != 1) return 1;
+            if (strcmp(reply, "<") == 0) hi = mid - 1;
+            else lo = mid;
+        }
+        printf("! %d\n", lo);
+        fflush(stdout);
+    }
+    return 0;
+}
