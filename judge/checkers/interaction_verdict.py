@@ -58,7 +58,11 @@ def interaction_verdict(interaction: Interaction) -> InteractiveVerdict:
         who = "" if busy is program else "interactor: "
         return InteractiveVerdict(Verdict.BUSY, who + describe_end(busy), program)
     if said.verdict == CheckerVerdict.FAIL:
-        return InteractiveVerdict(Verdict.FAIL, f"interactor: {said.message}", program)
+        # Its own words when it exited; else testlib_result's account of its run, which
+        # already names it ("interactor RE: signal 11").
+        exited = interactor.status in (Status.OK, Status.RE) and interactor.exit_code is not None
+        return InteractiveVerdict(Verdict.FAIL, f"interactor: {said.message}" if exited
+                                  else said.message, program)
     if program.status == Status.TLE and program.killed_by == KilledBy.WALL_TIMER:
         if 2 * interactor.cpu_time_ms >= program.wall_time_ms:
             return InteractiveVerdict(Verdict.FAIL, (

@@ -166,7 +166,8 @@ def _read_regular_file(box: int, name: str, limit: int) -> bytes:
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=box)
     except OSError:
         return b""
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return b""
     with open(fd, "rb") as reader:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return b""
         return reader.read(limit)

@@ -118,8 +118,9 @@ def testlib_result(run: RunResult, raw: bytes, what: str) -> CheckResult:
     that did not end by exiting (killed, past its limits, refused a call) is FAIL."""
     message = raw.decode(errors="replace").strip()
     if run.status not in (Status.OK, Status.RE) or run.exit_code is None:
-        return CheckResult(CheckerVerdict.FAIL, 3,
-                           f"{what} {run.status}: {run.error or run.killed_by or message}")
+        ended = run.error or (f"killed by {run.killed_by}" if run.killed_by else
+                              f"signal {run.signal}" if run.signal else "")
+        return CheckResult(CheckerVerdict.FAIL, 3, f"{what} {run.status}: {ended or message}")
     verdict = CHECKER_EXIT_VERDICTS.get(run.exit_code, CheckerVerdict.FAIL)
     points = _points(message) if verdict == CheckerVerdict.POINTS else None
     return CheckResult(verdict, run.exit_code, message, points=points, raw_message=raw)

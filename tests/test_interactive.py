@@ -1,0 +1,268 @@
+"""Interactive problems end to end: the submission and the interactor in two slots joined by
+pipes, every row of the verdict table with real programs (tests/interactive_programs), the
+hostile cases on both sides, a checker after the interactor, and judge run, judge eval and
+/v1/grade on the pack's interactive problem."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import PACK_SOURCES, quiet_cpu, scaled, scaled_time_factors_env
+from judge import JudgeError
+from judge.checkers import interactor as interactor_module
+from judge.grade import Grader
+from judge.problems import model
+from judge.problems.model import Problem
+from judge.problems.registry import resolve
+
+pytestmark = pytest.mark.usefixtures("require_sandbox")
+
+ROOT = Path(__file__).resolve().parents[1]
+PROGRAMS = Path(__file__).parent / "interactive_programs"
+GUESS = PACK_SOURCES / "guess-the-number"
+GUESS_INTERACTOR = (GUESS / "interactor.cpp").read_text()
+GAMES = b"3\n10 7\n2 2\n1000000000 123456789\n"
+
+
+def guess_problem(*, checker: str = "", answer: bytes = b"", interactor: str = GUESS_INTERACTOR,
+                  tests: bytes = GAMES, time_limit_ms: int = 1000) -> Problem:
+    return Problem(id="test/guess", title="", statement="", time_limit_ms=scaled(time_limit_ms),
+                   memory_limit_mb=256, checker=checker, tests=(model.TestCase(tests, answer),),
+                   interactor=interactor)
+
+
+@pytest.fixture(scope="module")
+def grader():
+    with Grader(slot=45, cpu=quiet_cpu()) as g:
+        yield g
+
+
+def grade(grader, program: Path, problem: Problem, language: str = "cpp", **kwargs):
+    """Grades to a verdict: a run starved of CPU (BUSY) is judged again, as judge eval does."""
+    result = grader.grade(program.read_text(), language, problem, **kwargs)
+    for _ in range(3):
+        if result.verdict != "BUSY":
+            break
+        result = grader.grade(program.read_text(), language, problem, **kwargs)
+    assert result.compile.status == "OK", result.compile.log
+    return result, result.tests[-1]
+
+
+# ------------------------------------------------------------------ the verdict table, for real
+
+@pytest.mark.parametrize("program, verdict, killed_by, words", [
+    (GUESS / "sol.cpp", "AC", None, "ok 3 games guessed"),
+    (GUESS / "wa.cpp", "WA", None, "more than 30 queries"),
+    (PROGRAMS / "early_exit.cpp", "PE", None, "Unexpected end of file"),
+    (PROGRAMS / "crash.cpp", "RE", None, "the interactor said"),
+    (PROGRAMS / "spin.cpp", "TLE", "cpu-timer", ""),
+    (PROGRAMS / "hog.cpp", "MLE", "memory", ""),
+    (GUESS / "idle.cpp", "TLE", "idle", "flushed"),
+    (PROGRAMS / "extra.cpp", "AC", None, "ok 3 games guessed"),
+], ids=lambda value: value.name if isinstance(value, Path) else None)
+def test_how_the_submission_ends(grader, program, verdict, killed_by, words):
+    result, test = grade(grader, program, guess_problem())
+    assert (result.verdict, test.run.killed_by) == (verdict, killed_by), test
+    assert words in test.checker_message
+    # The interactor's figures are its own, beside the submission's.
+    assert test.interactor is not None and test.interactor.status in ("OK", "RE")
+    data = result.to_dict()["tests"][-1]
+    assert data["killed_by"] == killed_by and data["interactor"]["status"] == test.interactor.status
+
+
+def test_idleness_is_bounded_by_the_wall_limit(grader):
+    problem = guess_problem()
+    _, test = grade(grader, GUESS / "idle.cpp", problem)
+    wall = max(2 * problem.time_limit_ms, problem.time_limit_ms + 1000)
+    assert wall <= test.wall_time_ms < wall + scaled(1000)
+    assert test.cpu_time_ms < 50      # it waited: nothing to do with its CPU limit
+    # The interactor waited too, then read the end of its input: not charged, not failed.
+    assert test.interactor.status == "RE" and test.interactor.exit_code == 2
+
+
+def test_the_interactors_cpu_is_not_the_submissions(grader):
+    many = b"100\n" + b"".join(b"1000000000 %d\n" % (i * 9_999_991 % 10**9 + 1) for i in range(100))
+    result, test = grade(grader, GUESS / "sol.cpp", guess_problem(tests=many))
+    assert result.verdict == "AC", test
+    assert test.interactor.cpu_time_ms > 0 and test.cpu_time_ms > 0
+    assert test.run.sources["cpu"] == test.interactor.sources["cpu"]     # both measured alike
+
+
+@pytest.mark.parametrize("interactor, verdict, words", [
+    ("fail_interactor.cpp", "FAIL", "interactor: FAIL the jury's data is broken"),
+    ("crash_interactor.cpp", "FAIL", "interactor RE: signal 11"),
+    ("big_tout_interactor.cpp", "FAIL", "interactor"),
+])
+def test_an_interactor_that_fails_is_never_the_submissions_fault(grader, interactor, verdict, words):
+    result, test = grade(grader, GUESS / "sol.cpp",
+                         guess_problem(interactor=(PROGRAMS / interactor).read_text()))
+    assert result.verdict == verdict, test
+    assert test.checker_message.startswith(words)
+
+
+def test_an_interactor_past_its_own_cpu_limit_is_fail(grader, monkeypatch):
+    monkeypatch.setattr(interactor_module, "INTERACTOR_CPU_MS", scaled(1000))
+    result, test = grade(grader, GUESS / "sol.cpp",
+                         guess_problem(interactor=(PROGRAMS / "spin_interactor.cpp").read_text()))
+    assert result.verdict == "FAIL", test
+    assert test.interactor.status == "TLE"
+
+
+@pytest.mark.parametrize("score, verdict", [("1", "AC"), ("0.5", "WA")])
+def test_points_from_the_interactor(grader, tmp_path, score, verdict):
+    program = tmp_path / "score.py"
+    program.write_text(f"input()\nprint({score}, flush=True)\n")
+    result, test = grade(grader, program, guess_problem(
+        interactor=(PROGRAMS / "points_interactor.cpp").read_text()), "python")
+    # testlib prints points with at least one decimal: "points 1.0".
+    assert result.verdict == verdict, test
+    assert test.checker_message == f"points {float(score)} as asked"
+
+
+def test_a_checker_reads_the_interactors_output_file(grader):
+    """The checker runs after an accepting interactor, on its output file (testlib's tout): here
+    the number of questions asked, held against the answer 3 with wcmp."""
+    problem = guess_problem(checker="wcmp", answer=b"3\n", tests=b"1\n10 7\n")
+    result, test = grade(grader, GUESS / "sol.cpp", problem, keep_output=True)
+    assert result.verdict == "AC" and test.output == b"3\n", test
+    result, test = grade(grader, GUESS / "wa.py", problem, "python")
+    assert result.verdict == "WA" and "expected: '3', found: '7'" in test.checker_message, test
+
+
+# --------------------------------------------------------------------------------- hostile
+
+def test_a_submission_that_floods_the_pipe_is_stopped_at_its_output_limit(grader):
+    result, test = grade(grader, PROGRAMS / "flood.cpp", guess_problem())
+    assert result.verdict == "OLE" and test.run.killed_by == "output", test
+
+
+def test_a_submission_that_closes_stdin_gets_the_interactors_word(grader):
+    # The interactor writes its answers into a pipe nobody reads: its supervisor absorbs them,
+    # so it is not killed by SIGPIPE and gives its own verdict.
+    result, test = grade(grader, PROGRAMS / "close_stdin.cpp", guess_problem())
+    assert result.verdict == "WA" and "guessed 5, the number was 7" in test.checker_message, test
+    assert test.interactor.status == "RE" and test.interactor.exit_code == 1
+
+
+def test_a_submission_cannot_see_or_signal_the_interactor(grader):
+    result, test = grade(grader, PROGRAMS / "snoop.cpp", guess_problem())
+    assert result.verdict == "AC", test
+    assert test.interactor.status == "OK" and test.interactor.signal is None
+
+
+def test_a_hostile_interactor_is_contained(grader):
+    result, test = grade(grader, GUESS / "sol.cpp", guess_problem(
+        interactor=(PROGRAMS / "hostile_interactor.cpp").read_text(), tests=b"1\n1 1\n"),
+        keep_output=True)
+    assert test.checker_message == "ok contained", test
+    assert result.verdict == "AC"
+    assert not Path("/etc/judge-escape").exists() and not Path("/usr/judge-escape").exists()
+
+
+def test_the_output_file_is_read_without_following_links(tmp_path):
+    (tmp_path / "secret").write_bytes(b"host data")
+    (tmp_path / "tout.txt").symlink_to(tmp_path / "secret")
+    (tmp_path / "directory").mkdir()
+    os.mkfifo(tmp_path / "fifo")
+    box = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        assert interactor_module._read_regular_file(box, "tout.txt", 1 << 20) == b""
+        assert interactor_module._read_regular_file(box, "fifo", 1 << 20) == b""
+        assert interactor_module._read_regular_file(box, "directory", 1 << 20) == b""
+        assert interactor_module._read_regular_file(box, "secret", 4) == b"host"
+    finally:
+        os.close(box)
+
+
+@pytest.mark.parametrize("attempt, syscall", [
+    ("socket(AF_INET, SOCK_STREAM, 0);", "socket"),
+    # Its output file swapped for a link to a host file (the judge reads it without following
+    # links, too: tests/test_interactive.py::test_the_output_file_is_read_without_following_links).
+    ("unlink(argv[2]); symlink(\"/etc/hostname\", argv[2]);", "symlink"),
+])
+def test_an_interactor_that_makes_a_refused_call_is_fail(grader, attempt, syscall):
+    source = ("#include \"testlib.h\"\n#include <sys/socket.h>\n#include <unistd.h>\n"
+              "int main(int argc, char *argv[]) {\n    registerInteraction(argc, argv);\n"
+              f"    {attempt}\n    quitf(_ok, \"got away\");\n}}\n")
+    result, test = grade(grader, GUESS / "sol.cpp", guess_problem(interactor=source))
+    assert result.verdict == "FAIL" and test.interactor.status == "RF", test
+    assert test.interactor.syscall == syscall
+
+
+def test_an_interactor_that_does_not_compile_is_a_judge_error(grader):
+    with pytest.raises(JudgeError, match="the interactor does not compile"):
+        grader.grade((GUESS / "sol.cpp").read_text(), "cpp",
+                     guess_problem(interactor="#include <testlib.h>\nint main( {\n"))
+
+
+def test_a_problem_needs_an_interactor_or_a_checker():
+    with pytest.raises(JudgeError, match="needs a checker"):
+        dataclasses.replace(guess_problem(), interactor=None)
+    with pytest.raises(JudgeError, match="testlib program's source"):
+        dataclasses.replace(guess_problem(), interactor="wcmp")
+
+
+# -------------------------------------------------------------- judge run, judge eval, /v1
+
+def judge_cli(*args: str, timeout_s: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=scaled(timeout_s * 1000) / 1000,
+                          env={**os.environ, **scaled_time_factors_env()})
+
+
+def test_judge_run_on_the_pack_problem():
+    assert resolve("guess-the-number").is_interactive
+    done = judge_cli("run", str(GUESS / "idle.cpp"), "--problem", "guess-the-number", "--json")
+    assert done.returncode == 1, done.stderr
+    data = json.loads(done.stdout)
+    assert data["verdict"] == "TLE" and data["tests"][0]["killed_by"] == "idle"
+    assert set(data["tests"][0]["interactor"]) == {"status", "exit_code", "signal", "cpu_time_ms",
+                                                   "wall_time_ms", "memory_kb"}
+    done = judge_cli("run", str(GUESS / "sol.py"), "--problem", "pack/guess-the-number")
+    assert done.returncode == 0 and "AC" in done.stdout, done.stdout + done.stderr
+
+
+def test_judge_eval_on_the_pack_problem(tmp_path, audited_host):
+    rows = [{"problem_id": "guess-the-number", "language": language, "code": (GUESS / name).read_text()}
+            for language, name in (("python", "sol.py"), ("cpp", "wa.cpp"), ("java", "Main.java"),
+                                   ("cpp", "idle.cpp"))]
+    generations = tmp_path / "generations.jsonl"
+    generations.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    done = judge_cli("eval", str(generations), "--out", str(tmp_path / "out"), "--jobs", "2",
+                     "--slot-base", "660", "--no-progress")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["problems"]["pack/guess-the-number"] == {**summary["problems"]["pack/guess-the-number"],
+                                                            "n": 4, "c": 2}
+    assert summary["verdicts"] == {"AC": 2, "WA": 1, "TLE": 1}
+    records = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    idle = next(r for r in records if r["verdict"] == "TLE")
+    assert idle["tests"][-1]["killed_by"] == "idle" and idle["tests"][-1]["interactor"]["status"]
+
+
+def test_v1_grade_with_a_pack_problem_and_an_inline_interactor():
+    from serving import Server
+    with Server(slots=1) as server:
+        code = (GUESS / "sol.cpp").read_text()
+        served = server.post("/v1/grade", {"code": code, "language": "cpp",
+                                           "problem_id": "guess-the-number"})
+        assert served.status_code == 200, served.text
+        assert served.json()["verdict"] == "AC"
+        assert served.json()["tests"][0]["interactor"]["status"] == "OK"
+        inline = {"id": "guess", "checker": "", "interactor": GUESS_INTERACTOR,
+                  "tests": [{"input": GAMES.decode(), "output": ""}]}
+        answer = server.post("/v1/grade", {"code": (GUESS / "idle.cpp").read_text(),
+                                           "language": "cpp", "problem": inline}).json()
+        assert answer["verdict"] == "TLE" and answer["tests"][0]["killed_by"] == "idle", answer
+        refused = server.post("/v1/grade", {"code": code, "language": "cpp",
+                                            "problem": {**inline, "interactor": "wcmp"}})
+        assert refused.status_code == 422 and "interactor" in refused.json()["message"]
+        refused = server.post("/v1/grade", {"code": code, "language": "cpp",
+                                            "problem": {**inline, "interactor": None}})
+        assert refused.status_code == 422, refused.text
