@@ -60,6 +60,9 @@ TABLE = [
     ("idle", IDLE, run(exit_code=2, cpu=2.0, wall=2010), "pe", Verdict.TLE, KilledBy.IDLE),
     ("waited on a computing interactor", IDLE, run(exit_code=0, cpu=1500, wall=2010), "ok",
      Verdict.FAIL, KilledBy.WALL_TIMER),
+    ("both computing past the wall clock", dataclasses.replace(IDLE, cpu_time_ms=700,
+                                                               waiting_ms=100),
+     run(exit_code=0, cpu=300, wall=2010), "ok", Verdict.TLE, KilledBy.WALL_TIMER),
     # 2. the interactor failed: never the submission's fault
     ("interactor _fail", OK_RUN, run(exit_code=3), "fail", Verdict.FAIL, None),
     ("interactor _fail, submission crashed", run(Status.RE, exit_code=1), run(exit_code=3), "fail",

@@ -79,7 +79,8 @@ def test_how_the_submission_ends(grader, program, verdict, killed_by, words):
 def test_idleness_is_bounded_by_the_wall_limit(grader):
     problem = guess_problem()
     _, test = grade(grader, GUESS / "idle.cpp", problem)
-    wall = max(2 * problem.time_limit_ms, problem.time_limit_ms + 1000)
+    usual = max(2 * problem.time_limit_ms, problem.time_limit_ms + 1000)
+    wall = interactor_module.INTERACTIVE_WALL_FACTOR * usual
     assert wall <= test.wall_time_ms < wall + scaled(1000)
     assert test.cpu_time_ms < 50      # it waited: nothing to do with its CPU limit
     # The interactor waited too, then read the end of its input: not charged, not failed.
@@ -123,6 +124,41 @@ def test_points_from_the_interactor(grader, tmp_path, score, verdict):
     # testlib prints points with at least one decimal: "points 1.0".
     assert result.verdict == verdict, test
     assert test.checker_message == f"points {float(score)} as asked"
+
+
+# The interactor's exit code and line as real testlib (0.9.45) gives them for the same programs:
+# observed outside the project (CI has no testlib), with both interactors built from the same
+# source and run with SIGPIPE ignored, as the relaying supervisors make it here.
+EOF_LINE = "wrong output format Unexpected end of file - token expected"
+TESTLIB_CASES = [
+    (GUESS / "sol.cpp", "interactor.cpp", 0, "ok 3 games guessed with 33 queries"),
+    (GUESS / "wa.cpp", "interactor.cpp", 1, "wrong answer game 2: more than 30 queries"),
+    (PROGRAMS / "early_exit.cpp", "interactor.cpp", 2, EOF_LINE),
+    (PROGRAMS / "crash.cpp", "interactor.cpp", 2, EOF_LINE),
+    (PROGRAMS / "close_stdin.cpp", "interactor.cpp", 1,
+     "wrong answer game 1: guessed 5, the number was 7"),
+    (PROGRAMS / "extra.cpp", "interactor.cpp", 0, "ok 3 games guessed with 33 queries"),
+    ("0.25", "points_interactor.cpp", 7, "points 0.25 as asked"),
+    ("abc", "points_interactor.cpp", 2, 'wrong output format Expected double, but "abc" found'),
+    ("2", "points_interactor.cpp", 1,
+     "wrong answer Double parameter [name=score] equals to 2, violates the range [0, 1]"),
+]
+
+
+@pytest.mark.parametrize("program, interactor, exit_code, line", TESTLIB_CASES,
+                         ids=[f"{case[1]}-{getattr(case[0], 'name', case[0])}"
+                              for case in TESTLIB_CASES])
+def test_interactors_give_testlibs_exit_code_and_line(grader, tmp_path, program, interactor,
+                                                      exit_code, line):
+    source = GUESS / interactor if interactor == "interactor.cpp" else PROGRAMS / interactor
+    language = "cpp"
+    if isinstance(program, str):
+        language, answer = "python", program
+        program = tmp_path / "answer.py"
+        program.write_text(f"input()\nprint({answer!r}, flush=True)\n")
+    _, test = grade(grader, program, guess_problem(interactor=source.read_text()), language)
+    assert test.interactor.exit_code == exit_code, test
+    assert line in test.checker_message
 
 
 def test_a_checker_reads_the_interactors_output_file(grader):
@@ -226,6 +262,8 @@ def test_judge_run_on_the_pack_problem():
                                                    "wall_time_ms", "memory_kb"}
     done = judge_cli("run", str(GUESS / "sol.py"), "--problem", "pack/guess-the-number")
     assert done.returncode == 0 and "AC" in done.stdout, done.stdout + done.stderr
+    shown = json.loads(judge_cli("problems", "show", "guess-the-number", "--json").stdout)
+    assert shown["checker"] == "interactor" and "registerInteraction" in shown["interactor_source"]
 
 
 def test_judge_eval_on_the_pack_problem(tmp_path, audited_host):

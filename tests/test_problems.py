@@ -150,6 +150,9 @@ def test_malformed_parquet_rows_raise_judge_error_naming_the_row(tmp_path, field
     (lambda r: r.update(test_cases=[{"input": "1"}]), "test case 1 output"),
     (lambda r: r.update(test_cases=[["1", "2"]]), "test case 1"),
     (lambda r: r.pop("memory_limit_MB"), "missing field memory_limit_MB"),
+    (lambda r: r.update(interactor="wcmp"), "interactor must be a testlib interactor's source"),
+    (lambda r: r.update(interactor=7), "interactor must be a testlib interactor's source"),
+    (lambda r: r.update(checker=""), "field 'checker' is empty"),
 ])
 def test_malformed_rows_wrong_types(mutate, fragment):
     row = rows(1)[0]
@@ -165,6 +168,19 @@ def test_test_cases_as_json_string_and_float_limits_are_accepted():
     row["time_limit_ms"] = 2000.0
     p = stepfun.row_to_problem(row, "r")
     assert p.time_limit_ms == 2000 and len(p.tests) == 2
+
+
+def test_an_interactor_column_makes_a_problem_interactive(tmp_path):
+    interactor = '#include "testlib.h"\nint main(int argc, char *argv[]) {\n'
+    data = rows(3)
+    data[0].update(interactor=interactor, checker="")        # the interactor's word is final
+    data[1].update(interactor=interactor, checker="wcmp")    # then a checker on its output
+    data[2]["interactor"] = None                              # an ordinary problem
+    for path in (write_jsonl(tmp_path / "mixed.jsonl", data),):
+        problems = stepfun.load_stepfun(str(path))
+        assert [(p.is_interactive, p.checker) for p in problems] == [
+            (True, ""), (True, "wcmp"), (False, data[2]["checker"])]
+        assert problems[0].interactor == interactor
 
 
 def test_missing_column_and_unreadable_files(tmp_path):

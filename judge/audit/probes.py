@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from judge.audit.runner import ProbeRun, ProbeRunner
+from judge.checkers.interactor import submission_limits
 from judge.cpus import usable_cpus
 from judge.languages import Language
 from judge.verdicts import KilledBy, Status
@@ -500,7 +501,7 @@ class Audit:
                      "bare_p90_us": round(_percentile(bare, 0.9), 1) if complete else None}))
         self.progress(f"{language.name}: interaction idleness")
         idle = self.runner.interact(language, 0, TIME_LIMIT_MS, MEMORY_LIMIT_MB)
-        limits = self._limits(language)
+        limits = submission_limits(self._limits(language))
         run = idle.run
         assert run is not None
         self._add(Probe(

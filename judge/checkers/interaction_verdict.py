@@ -1,5 +1,5 @@
 """The verdict of one interactive test, from how the submission ended and what the interactor
-said, as Codeforces and testlib combine them (docs/design.md §4.4, README "Interactive
+said, as Codeforces and testlib combine them (docs/design.md §4.5, README "Interactive
 problems"). One function decides; the table is tested row by row in
 tests/test_interaction_verdict.py.
 
@@ -8,10 +8,11 @@ In order, the first rule that applies decides:
 1. A judge failure of either run (SE) is SE; either run starved of CPU (BUSY) is BUSY.
 2. An interactor that failed (it crashed, ran past its own limits, had a call refused,
    exited with `_fail` or a code testlib does not give) is FAIL: never the submission's.
-3. A submission stopped by the wall clock while using little CPU waited for input that never
-   came (both programs blocked on reads, most often a missing flush): TLE, killed by "idle".
-   If the interactor was computing for half that time or more, the wait is the interactor's
-   doing: FAIL.
+3. A submission stopped by the wall clock while neither program computed for half of that
+   time waited for input that never came (both blocked on reads, most often a missing
+   flush): TLE, killed by "idle". If the interactor was computing for half that time or
+   more, the wait is the interactor's doing: FAIL. If the two together computed for half of
+   it or more, the time went into the interaction: TLE, killed by the wall timer.
 4. A submission that did not end well (TLE, MLE, OLE, RE, RF) gets that verdict, whatever the
    interactor said: as on Codeforces, a program that goes on after the interactor stopped it
    (for too many queries, say) reads the end of its input and gets what it does with it.
@@ -68,6 +69,10 @@ def interaction_verdict(interaction: Interaction) -> InteractiveVerdict:
             return InteractiveVerdict(Verdict.FAIL, (
                 f"interactor: it computed for {interactor.cpu_time_ms:.0f} ms of the "
                 f"{program.wall_time_ms:.0f} ms the program waited for its answers"), program)
+        computing = program.cpu_time_ms + program.waiting_ms + interactor.cpu_time_ms
+        if 2 * computing >= program.wall_time_ms:
+            # Not idle: the two programs (and the queries between them) took the time.
+            return InteractiveVerdict(Verdict.TLE, _ending(program, interaction.verdict), program)
         idle = dataclasses.replace(program, killed_by=KilledBy.IDLE)
         return InteractiveVerdict(Verdict.TLE, (
             f"idle: the program waited {program.wall_time_ms:.0f} ms for input (after "

@@ -1,6 +1,6 @@
 """One test of an interactive problem: the submission and the problem's interactor run at the
 same time, each in a slot of its own, the submission's stdout piped to the interactor's stdin
-and the interactor's stdout to the submission's stdin (docs/design.md §4.4).
+and the interactor's stdout to the submission's stdin (docs/design.md §4.5).
 
 The interactor is dataset content, so as untrusted as the submission: it is built in the
 compile sandbox against the judge's testlib.h (or the given checkout), and runs in its own
@@ -18,6 +18,7 @@ import os
 import shutil
 import stat
 from contextlib import ExitStack
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +50,16 @@ class Interaction:
     output: bytes
 
 
+# An interactive submission's wall clock runs this many times its usual one (max(2 x TL,
+# TL + 1 s)): it shares its CPU with the interactor, and each query costs both programs a few
+# switches and each supervisor a relay. Only a submission that waits for nothing is stopped by it.
+INTERACTIVE_WALL_FACTOR = 2
+
+
+def submission_limits(limits: Limits) -> Limits:
+    return dataclasses.replace(limits, wall_time_limit_ms=INTERACTIVE_WALL_FACTOR * limits.wall_ms)
+
+
 def interactor_limits(submission: Limits) -> Limits:
     return Limits(time_limit_ms=INTERACTOR_CPU_MS, memory_limit_mb=INTERACTOR_MEMORY_MB,
                   wall_time_limit_ms=submission.wall_ms + INTERACTOR_CPU_MS,
@@ -75,8 +86,10 @@ class InteractorRunner:
 
     def interact(self, source: str, input: bytes, answer: bytes, submission: Sandbox,
                  argv: list[str], limits: Limits, policy: str) -> Interaction:
-        """Runs argv in `submission` (under `limits` and `policy`) against the interactor built
-        from `source`, on one test (its input and its answer)."""
+        """Runs argv in `submission` (under `limits`, its wall clock stretched by
+        submission_limits, and `policy`) against the interactor built from `source`, on one
+        test (its input and its answer)."""
+        limits = submission_limits(limits)
         compiled = self.checkers.build(source, "interactor")
         assert compiled.artifacts is not None
         sandbox, box = self._prepared_box(compiled.artifacts)

@@ -20,7 +20,10 @@ DATASET_HELP = ("Where problems come from: pack (default), a CF-Div2-Stepfun sou
 
 
 def checker_label(problem: Problem) -> str:
-    return "custom" if problem.has_custom_checker else problem.checker
+    checker = "custom" if problem.has_custom_checker else problem.checker
+    if problem.is_interactive:
+        return f"interactor + {checker}" if checker else "interactor"
+    return checker
 
 
 def _summary(problem: Problem) -> dict:
@@ -89,6 +92,8 @@ def show_cmd(problem_id: str = typer.Argument(..., metavar="ID",
         info["statement"] = p.statement
         if p.has_custom_checker:
             info["checker_source"] = p.checker
+        if p.interactor is not None:
+            info["interactor_source"] = p.interactor
         info["sample"] = None if first is None else {
             "input": first.input.decode("utf-8", errors="replace"),
             "output": first.output.decode("utf-8", errors="replace")}

@@ -1,5 +1,6 @@
 """Grading: the 2020A reference solutions end to end (compile, run, check; cold and warm compile
-cache), and the in-process checkers against a checker process per test."""
+cache), the in-process checkers against a checker process per test, and an interactive test's
+round trip (one query through both slots) against the same programs joined by bare pipes."""
 from __future__ import annotations
 
 import os
@@ -147,7 +148,31 @@ def hundred_tests(console: Console) -> None:
     console.print(table)
 
 
+def interaction_round_trip(console: Console, rounds: int = 2000) -> None:
+    from judge.audit.runner import ProbeRunner
+    cpp = LANGUAGES["cpp"]
+    table = Table(title=f"interactive test: one query's round trip, {rounds} queries, us")
+    for column in ("path", "median", "p90", "max", "vs bare"):
+        table.add_column(column, justify="right")
+    with ProbeRunner(slot=0) as runner:
+        test = runner.interact(cpp, rounds, 20_000, 256)
+        sandboxed = sorted(int(line) / 1e3 for line in (test.output or b"").split())
+        bare = sorted(ns / 1e3 for ns in runner.bare_round_trips(cpp, rounds))
+        if test.verdict != "AC" or len(sandboxed) != rounds:
+            console.print(f"interaction round trip: {test.verdict} {test.checker_message}")
+            return
+        base = bare[len(bare) // 2]
+        for name, times in (("two sandbox slots, relayed", sandboxed), ("bare pipes", bare)):
+            median = times[len(times) // 2]
+            table.add_row(name, f"{median:.1f}", f"{times[int(0.9 * len(times))]:.1f}",
+                          f"{times[-1]:.1f}", f"{median / base:.1f}x")
+    console.print(table)
+    console.print("timed by the interactor on its own clock, from before its write to after "
+                  "its read of the answer; both paths pinned to the same CPU")
+
+
 def run(console: Console) -> None:
     end_to_end(console)
     hundred_tests(console)
     checker_throughput(console)
+    interaction_round_trip(console)
