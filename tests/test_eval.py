@@ -95,6 +95,14 @@ def test_needs_rerun_decision(cpu, slots, expected):
     assert needs_rerun(_tle(cpu), slots) is expected
 
 
+def test_an_idle_interactive_submission_is_not_rerun():
+    idle = _tle(2.0)
+    idle["tests"][-1]["killed_by"] = "idle"
+    assert not needs_rerun(idle, 2) and not needs_rerun(idle, 1)
+    idle["tests"][-1]["killed_by"] = "wall-timer"
+    assert needs_rerun(idle, 2)
+
+
 def test_needs_rerun_only_tle():
     for verdict in ("AC", "WA", "MLE", "RE", "SE"):
         assert not needs_rerun(_tle(1000.0, verdict=verdict), 2)

@@ -13,12 +13,12 @@ other has ended never dies of SIGPIPE at a moment the scheduler picked: its byte
 as undelivered and the run goes on to its own end."""
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 import shutil
 import stat
 from contextlib import ExitStack
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
