@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import children_of
+from judge import JudgeError
 from judge.sandbox import Limits, SandboxError, protocol, slot
 from judge.sandbox.policy import policy_bpf
 
@@ -199,3 +201,43 @@ def test_a_ready_message_missing_a_field_is_refused(tmp_path, monkeypatch):
 def test_a_startup_error_is_reported_as_sent():
     with pytest.raises(SandboxError, match="cannot start the sandbox: --box must be absolute"):
         protocol.parse_ready("error --box must be absolute\n")
+
+
+# -- runs begun in two slots at once (an interactive test's shape) ---------------------------
+
+def _cpus_allowed(pid: int) -> str:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return next(line.split(":", 1)[1].strip() for line in status.splitlines()
+                if line.startswith("Cpus_allowed_list"))
+
+
+def test_two_slots_piped_together_from_one_thread(make_sandbox):
+    """begin() returns at once, so one thread can have a run going in each of two slots joined
+    by pipes; with interactive=True (RELAY_ON_CPU) each init relays from the slot's CPU for
+    that run only, and is back on its own CPUs afterwards."""
+    first, second = make_sandbox(), make_sandbox()
+    first.start()
+    second.start()
+    (init,) = children_of(first._process.pid)
+    before = _cpus_allowed(init)
+    into_first, between, out_of_second = os.pipe(), os.pipe(), os.pipe()
+    try:
+        one = first.begin(["./echo"], stdin=into_first[0], stdout=between[1], interactive=True)
+        two = second.begin(["./echo"], stdin=between[0], stdout=out_of_second[1],
+                           interactive=True)
+        with pytest.raises(JudgeError, match="wait"):
+            first.begin(["./echo"])
+        for fd in (into_first[0], between[0], between[1], out_of_second[1]):
+            os.close(fd)
+        os.write(into_first[1], b"through two slots\n")
+        os.close(into_first[1])
+        results = one.wait(), two.wait()
+        got = os.read(out_of_second[0], 1 << 16)
+    finally:
+        os.close(out_of_second[0])
+    assert [r.status for r in results] == ["OK", "OK"], results
+    assert got == b"through two slots\n"
+    with pytest.raises(JudgeError, match="already waited"):
+        one.wait()
+    assert _cpus_allowed(init) == before
+    assert first.run(["./exitcode", "0"]).status == "OK"
