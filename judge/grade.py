@@ -45,7 +45,7 @@ class TestResult:
                 "exit_code": self.exit_code, "signal": self.signal,
                 "checker_message": self.checker_message,
                 "killed_by": self.run.killed_by if self.run else None,
-                **({"interactor": interactor_figures(self.interactor)} if self.interactor else {})}
+                "interactor": interactor_figures(self.interactor) if self.interactor else None}
 
 
 @dataclass

@@ -187,7 +187,8 @@ def test_cli_run_quick_start_and_json(require_sandbox):
     assert set(data) >= {"verdict", "problem", "language", "compile", "tests", "max_cpu_time_ms",
                          "max_memory_kb"}
     assert set(data["tests"][0]) == {"index", "verdict", "cpu_time_ms", "wall_time_ms", "memory_kb",
-                                     "exit_code", "signal", "checker_message", "killed_by"}
+                                     "exit_code", "signal", "checker_message", "killed_by",
+                                     "interactor"}
 
 
 @pytest.mark.parametrize("args, message", [
