@@ -29,7 +29,10 @@ def generations(path: Path) -> int:
         meta = json.loads((problem_dir / "problem.json").read_text())
         for f in sorted(problem_dir.iterdir()):
             lang = LANG.get(f.suffix)
-            if lang is None or f.name in ("gen.py", "checker.cpp") or f.stem.lower() in ("mle", "ce"):
+            # Not solutions: the generators, a checker, an interactor. Nor idle.cpp, which
+            # waits out its wall clock: seconds of nothing in a throughput figure.
+            if lang is None or f.name in ("gen.py", "checker.cpp", "interactor.cpp", "idle.cpp") \
+                    or f.stem.lower() in ("mle", "ce"):
                 continue
             tag = {"cpp": "cpp", "python": "python", "java": "java"}[lang]
             rows.append({"problem_id": meta["problem_id"], "language": lang,
