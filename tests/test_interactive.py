@@ -231,6 +231,27 @@ def test_an_interactor_that_makes_a_refused_call_is_fail(grader, attempt, syscal
     assert test.interactor.syscall == syscall
 
 
+def test_a_slot_that_dies_mid_interaction_is_a_judge_error_and_the_grader_goes_on(grader):
+    """The submission's supervisor killed while both programs wait: the grading raises a
+    SandboxError (SE for an evaluation), the interactor's run is still waited for, and the next
+    grading works."""
+    import signal
+    import threading
+
+    from judge.sandbox import SandboxError
+    grader.sandbox.start()
+    supervisor = grader.sandbox._process.pid
+    killer = threading.Timer(0.5, os.kill, (supervisor, signal.SIGKILL))
+    killer.start()
+    try:
+        with pytest.raises(SandboxError):
+            grader.grade((GUESS / "idle.cpp").read_text(), "cpp", guess_problem())
+    finally:
+        killer.cancel()
+    result, test = grade(grader, GUESS / "sol.cpp", guess_problem())
+    assert result.verdict == "AC", test
+
+
 def test_an_interactor_that_does_not_compile_is_a_judge_error(grader):
     with pytest.raises(JudgeError, match="the interactor does not compile"):
         grader.grade((GUESS / "sol.cpp").read_text(), "cpp",

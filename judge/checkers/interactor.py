@@ -127,7 +127,12 @@ class InteractorRunner:
                 ours.close()
                 program.wait()
                 raise
-        return program.wait(), interactor.wait()
+        try:
+            ended = program.wait()
+        except BaseException:
+            interactor.wait()   # its input ended with the submission's slot: it ends too
+            raise
+        return ended, interactor.wait()
 
     def _prepared_box(self, build: Path) -> tuple[Sandbox, int]:
         """A slot that sees `build`, its box emptied of the last test's files. Another
