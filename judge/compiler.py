@@ -9,7 +9,6 @@ import logging
 import os
 import shutil
 import signal
-import stat
 import subprocess
 import tempfile
 import time
@@ -19,7 +18,7 @@ from pathlib import Path
 from judge import JudgeError, __version__, compile_cache
 from judge.cache import judge_cache_dir
 from judge.languages import Language
-from judge.sandbox import Limits, RunResult, Sandbox
+from judge.sandbox import Limits, RunResult, Sandbox, box_files
 from judge.verdicts import Status
 
 logger = logging.getLogger(__name__)
@@ -97,31 +96,14 @@ def _make_world_accessible(path: Path) -> None:
     os.chmod(path, 0o777 if path.is_dir() else 0o755)
 
 
-def _write_new_file(dir_fd: int, name: str, data: bytes) -> None:
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644, dir_fd=dir_fd)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-    finally:
-        os.close(fd)
-
-
 def _copy_regular_file(dir_fd: int, name: str, target: Path) -> None:
     """Copies `name` out of the box when it is a regular file. The judge resolves names on the
     host: a symbolic link the build made could point anywhere there, and a FIFO would block."""
-    try:
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
-                     dir_fd=dir_fd)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return
-        raise
-    with open(fd, "rb") as reader:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return
-        with open(target, "wb") as writer:
-            shutil.copyfileobj(reader, writer, 1 << 20)
+    fd = box_files.open_regular_file(dir_fd, [name])
+    if fd is None:
+        return
+    with open(fd, "rb") as reader, open(target, "wb") as writer:
+        shutil.copyfileobj(reader, writer, 1 << 20)
     _make_world_accessible(target)
 
 
@@ -170,21 +152,6 @@ class Compiler:
                                            box_tmpfs_mb=self.artifact_limit_mb, tmp_size_mb=512,
                                            binds=binds)
         return self._sandboxes[key].start()
-
-    @staticmethod
-    def _empty_box(sandbox: Sandbox) -> int:
-        """The sandbox's box without the last build's files. No toolchain here makes
-        directories; a build that did costs a restart of the slot, which brings a new tmpfs."""
-        box = sandbox.box_fd
-        assert box is not None, "a compile sandbox has a tmpfs box"
-        for entry in os.scandir(box):
-            if entry.is_dir(follow_symlinks=False):
-                sandbox.close()
-                fresh = sandbox.start().box_fd
-                assert fresh is not None
-                return fresh
-            os.unlink(entry.name, dir_fd=box)
-        return box
 
     def close(self) -> None:
         for sandbox in self._sandboxes.values():
@@ -268,10 +235,10 @@ class Compiler:
             argv = [argv[0], "-I", PCH_INSIDE, *argv[1:]]
             binds = (*binds, (str(pch), PCH_INSIDE))
         sandbox = self._sandbox(language.compile_policy, binds)
-        box = self._empty_box(sandbox)
+        box = sandbox.empty_box()
         started = time.perf_counter()
         try:
-            _write_new_file(box, language.file_name(source), source.encode())
+            box_files.write_file(box, [language.file_name(source)], source.encode())
         except OSError as exc:
             if exc.errno != errno.ENOSPC:
                 raise

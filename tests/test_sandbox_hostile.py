@@ -818,3 +818,34 @@ def test_java_policy_keeps_the_sockets_the_jvm_uses(make_sandbox, family):
     r, out, err = socket_attempt(sb, family, socket.SOCK_STREAM)
     assert r.status == "OK" and out.strip() == "created", (r, out, err)
     clean(sb)
+
+
+PLANT_IN_THE_BOX = r"""
+import os
+os.makedirs("/box/deep/er", exist_ok=True)
+open("/box/deep/er/file", "w").write("left behind")
+os.chmod("/box/deep/er", 0)
+os.chmod("/box/deep", 0)
+os.symlink("/etc/passwd", "/box/link") if hasattr(os, "symlink") else None
+"""
+
+
+@pytest.mark.parametrize("emptying_fails", [False, True])
+def test_a_tmpfs_box_is_emptied_whatever_a_program_left(make_sandbox, monkeypatch, emptying_fails):
+    """Directories a program made and locked, and what it planted, are gone from the box the
+    judge empties for the next run (Sandbox.empty_box); a box that cannot be emptied costs a
+    restart of the slot, which brings a new tmpfs."""
+    from judge.sandbox import box_files
+    sb = make_sandbox(box=None, box_tmpfs_mb=2, policy="python")
+    r, out, err = run(sb, ["python3", "-c", PLANT_IN_THE_BOX], Limits(time_limit_ms=scaled(5000)))
+    assert r.status in ("OK", "RF"), (r, err)      # the link may be a refused call
+    assert "deep" in os.listdir(sb.box_fd)
+    supervisor = sb._process.pid
+    if emptying_fails:
+        def cannot(box: int) -> None:
+            raise PermissionError("a directory nobody may enter")
+        monkeypatch.setattr(box_files, "empty", cannot)
+    box = sb.empty_box()
+    assert os.listdir(box) == []
+    assert (sb._process.pid != supervisor) is emptying_fails
+    assert run(sb, ["python3", "-c", "print(1)"])[0].status == "OK"

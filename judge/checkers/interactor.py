@@ -16,8 +16,6 @@ from __future__ import annotations
 import dataclasses
 import errno
 import os
-import shutil
-import stat
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +23,7 @@ from pathlib import Path
 from judge import JudgeError
 from judge.checkers import CheckResult
 from judge.checkers.runner import CheckerRunner, testlib_result
-from judge.sandbox import Limits, RunResult, Sandbox
+from judge.sandbox import Limits, RunResult, Sandbox, box_files
 
 # The interactor's own limits, fixed and generous: its CPU is never the submission's. Its wall
 # clock runs past the submission's, so that of two programs waiting on each other the
@@ -92,9 +90,16 @@ class InteractorRunner:
         limits = submission_limits(limits)
         compiled = self.checkers.build(source, "interactor")
         assert compiled.artifacts is not None
-        sandbox, box = self._prepared_box(compiled.artifacts)
-        _write_file(box, INPUT, input, 0o644)
-        _write_file(box, ANSWER, answer, 0o644)
+        sandbox = self._slot_for(compiled.artifacts)
+        box = sandbox.empty_box()
+        try:
+            box_files.write_file(box, [INPUT], input)
+            box_files.write_file(box, [ANSWER], answer)
+        except OSError as exc:
+            if exc.errno == errno.ENOSPC:
+                raise JudgeError("the test does not fit in the interactor's box "
+                                 f"({INTERACTOR_BOX_MB} MiB)") from None
+            raise
         messages = os.memfd_create("interactor-stderr", os.MFD_CLOEXEC)
         try:
             submission_run, interactor_run = self._run_both(sandbox, submission, argv, limits,
@@ -134,58 +139,22 @@ class InteractorRunner:
             raise
         return ended, interactor.wait()
 
-    def _prepared_box(self, build: Path) -> tuple[Sandbox, int]:
-        """A slot that sees `build`, its box emptied of the last test's files. Another
-        interactor, or a box that cannot be emptied (an interactor left a directory it made
-        unreadable), costs a new slot."""
+    def _slot_for(self, build: Path) -> Sandbox:
+        """The interactor's slot, seeing `build`: another interactor costs a new slot."""
         if self._build != build:
             self.close()
         if self._sandbox is None:
             self._sandbox = Sandbox(slot=self.slot, cpu=self.cpu, box_tmpfs_mb=INTERACTOR_BOX_MB,
                                     binds=((str(build), BUILD_INSIDE),)).start()
             self._build = build
-        box = self._sandbox.box_fd
-        assert box is not None, "the interactor's slot has a tmpfs box"
-        try:
-            for entry in os.scandir(box):
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.name, dir_fd=box)
-                else:
-                    os.unlink(entry.name, dir_fd=box)
-        except OSError:
-            self.close()
-            return self._prepared_box(build)
-        return self._sandbox, box
-
-
-def _write_file(box: int, name: str, data: bytes, mode: int) -> None:
-    try:
-        os.unlink(name, dir_fd=box)
-    except FileNotFoundError:
-        pass
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode, dir_fd=box)
-    try:
-        os.fchmod(fd, mode)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-    except OSError as exc:
-        if exc.errno == errno.ENOSPC:
-            raise JudgeError(f"the test does not fit in the interactor's box ({INTERACTOR_BOX_MB} MiB)") from None
-        raise
-    finally:
-        os.close(fd)
+        return self._sandbox
 
 
 def _read_regular_file(box: int, name: str, limit: int) -> bytes:
     """The interactor's output file, read without following a link it may have planted in its
     place (the box is the judge's, seen from the host); missing or not a file reads as empty."""
-    try:
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=box)
-    except OSError:
-        return b""
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
+    fd = box_files.open_regular_file(box, [name])
+    if fd is None:
         return b""
     with open(fd, "rb") as reader:
         return reader.read(limit)

@@ -16,7 +16,7 @@ from typing import BinaryIO
 from judge import JudgeError
 from judge.cpus import usable_cpus
 from judge.ownership import ThreadOwner
-from judge.sandbox import protocol
+from judge.sandbox import box_files, protocol
 from judge.sandbox.errors import SandboxError
 from judge.sandbox.policy import FORKING_POLICIES, policy_bpf, syscall_name
 from judge.sandbox.result import Limits, RunResult
@@ -218,6 +218,24 @@ class Sandbox:
                 _linger(self._process)
             self._process = None
         _reap_lingering()
+
+    def empty_box(self) -> int:
+        """The tmpfs box emptied of what earlier runs left, and its descriptor. A box that
+        cannot be emptied (a program made a directory it left unreadable) costs a restart of the
+        slot, which brings a new tmpfs."""
+        self._owner.check()
+        if self.box_tmpfs_mb is None:
+            raise SandboxError("only a tmpfs box is emptied by the judge")
+        self.start()
+        assert self.box_fd is not None, "a started slot with a tmpfs box has its descriptor"
+        try:
+            box_files.empty(self.box_fd)
+        except OSError as exc:
+            logger.info("slot %d: the box could not be emptied (%s); restarting it", self.slot, exc)
+            self.close()
+            self.start()
+            assert self.box_fd is not None
+        return self.box_fd
 
     def __enter__(self) -> Sandbox:
         return self.start()

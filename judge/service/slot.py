@@ -14,7 +14,6 @@ import errno
 import logging
 import os
 import shutil
-import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,9 +23,11 @@ from judge.compiler import CompileResult
 from judge.grade import Grader, GradeResult
 from judge.languages import Language, get_language
 from judge.problems.model import Problem
-from judge.sandbox import Limits, RunResult, Sandbox
+from judge.sandbox import Limits, RunResult, Sandbox, box_files
 
 logger = logging.getLogger(__name__)
+# The program (another uid) may rewrite the files it was given.
+GIVEN_FILE_MODE = 0o666
 
 RUN_DIR_INSIDE = "/judge/run"
 # Languages SandboxFusion runs without a compile step (its compile_result is null): the judge's
@@ -188,13 +189,13 @@ class Slot:
                     files: dict[str, bytes], fetch: list[str], policy: str,
                     program_files: dict[str, bytes | Path]) -> Captured:
         sandbox = self.scratch()
-        box = self._clean_box(sandbox)
+        box = sandbox.empty_box()
         try:
             for name, item in program_files.items():
                 data = item.read_bytes() if isinstance(item, Path) else item
-                _write_file(box, [name], data)
+                box_files.write_file(box, [name], data, GIVEN_FILE_MODE)
             for name, data in files.items():
-                _write_file(box, file_path_parts(name), data)
+                box_files.write_file(box, file_path_parts(name), data, GIVEN_FILE_MODE)
         except OSError as exc:
             if exc.errno in (errno.ENOSPC, errno.EDQUOT):
                 raise RequestError(f"the files do not fit in the box ({self.box_mb} MiB, "
@@ -214,26 +215,6 @@ class Slot:
         if fetch:
             self._fetch(box, fetch, captured)
         return captured
-
-    def _clean_box(self, sandbox: Sandbox) -> int:
-        """The box emptied of the last run's files; a box that cannot be emptied (a program
-        made a directory it left unreadable) costs a restart of the sandbox: a new tmpfs."""
-        box = sandbox.box_fd
-        assert box is not None, "the scratch sandbox has a tmpfs box"
-        try:
-            for entry in os.scandir(box):
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.name, dir_fd=box)
-                else:
-                    os.unlink(entry.name, dir_fd=box)
-            return box
-        except OSError as exc:
-            logger.info("slot %d: the box could not be emptied (%s); restarting its sandbox",
-                        self.number, exc)
-            self._close_scratch()
-            fresh = self.scratch().box_fd
-            assert fresh is not None
-            return fresh
 
     def _fetch(self, box: int, names: list[str], captured: Captured) -> None:
         """The regular files among `names` after the run, read through the box's descriptor
@@ -260,80 +241,19 @@ def _read_from_start(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _open_dirs(box: int, parents: list[str], create: bool) -> int | None:
-    """A descriptor of box/parents[0]/..., each step taken without following a link; None when
-    a step is missing or not a directory. The caller closes it (unless it is `box`)."""
-    current = box
-    try:
-        for part in parents:
-            if create:
-                try:
-                    os.mkdir(part, 0o777, dir_fd=current)
-                    os.chmod(part, 0o777, dir_fd=current)
-                except FileExistsError:
-                    pass
-            try:
-                fd = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
-                             dir_fd=current)
-            except OSError as exc:
-                if create or exc.errno not in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
-                    raise
-                return None
-            if current != box:
-                os.close(current)
-            current = fd
-    except BaseException:
-        if current != box:
-            os.close(current)
-        raise
-    return current
-
-
-def _write_file(box: int, parts: list[str], data: bytes) -> None:
-    directory = _open_dirs(box, parts[:-1], create=True)
-    assert directory is not None
-    try:
-        fd = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                     0o666, dir_fd=directory)
-        try:
-            os.fchmod(fd, 0o666)   # the program (another uid) may rewrite what it was given
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-        finally:
-            os.close(fd)
-    finally:
-        if directory != box:
-            os.close(directory)
-
-
 def _read_file(box: int, parts: list[str], budget: int) -> bytes | None:
-    directory = _open_dirs(box, parts[:-1], create=False)
-    if directory is None:
+    fd = box_files.open_regular_file(box, parts)
+    if fd is None:
         return None
     try:
-        try:
-            fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
-                         dir_fd=directory)
-        except OSError as exc:
-            if exc.errno in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR, errno.EACCES):
-                return None
-            raise
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                return None
-            if info.st_size > budget:
-                raise _TooLarge
-            chunks: list[bytes] = []
-            while chunk := os.read(fd, 1 << 20):
-                chunks.append(chunk)
-            return b"".join(chunks)
-        finally:
-            os.close(fd)
+        if os.fstat(fd).st_size > budget:
+            raise _TooLarge
+        chunks: list[bytes] = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
     finally:
-        if directory != box:
-            os.close(directory)
+        os.close(fd)
 
 
 class _TooLarge(Exception):
