@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge import JudgeError
-from judge.checkers.interaction_verdict import checker_test_verdict, interaction_verdict
+from judge.checkers.interaction_verdict import interaction_verdict
 from judge.checkers.interactor import InteractorRunner
 from judge.compiler import Compiler, CompileResult
 from judge.functional import check_tests, is_functional, wrap_source
@@ -188,7 +188,7 @@ class Grader:
         mark = time.perf_counter()
         check = self.checkers.check(checker, test.input, output, test.output)
         timings["check"] += time.perf_counter() - mark
-        return _Outcome(checker_test_verdict(check), check.message, run, output, interactor)
+        return _Outcome(check.test_verdict, check.message, run, output, interactor)
 
     def _interactive_test(self, interactor: str, test: TestCase, argv: list[str], limits: Limits,
                           lang: Language, checker: str, timings: dict) -> _Outcome:

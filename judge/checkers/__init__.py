@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 
 from judge import JudgeError
-from judge.verdicts import CHECKER_EXIT_VERDICTS, CheckerVerdict
+from judge.verdicts import CHECKER_EXIT_VERDICTS, TEST_VERDICT_OF_CHECKER, CheckerVerdict, Verdict
 
 CHECKERS: tuple[str, ...] = (
     "acmp", "caseicmp", "casencmp", "casewcmp", "dcmp", "fcmp", "hcmp", "icmp", "lcmp", "ncmp", "nyesno",
@@ -37,6 +37,14 @@ class CheckResult:
     @property
     def ok(self) -> bool:
         return self.verdict == "OK"
+
+    @property
+    def test_verdict(self) -> Verdict:
+        """What a test gets for this word (a checker's or an interactor's): points are AC at
+        full marks, else WA."""
+        if self.verdict == CheckerVerdict.POINTS:
+            return Verdict.AC if (self.points or 0) >= 1 else Verdict.WA
+        return TEST_VERDICT_OF_CHECKER[self.verdict]
 
 
 def is_checker(name: str) -> bool:

@@ -29,9 +29,10 @@ import dataclasses
 
 from judge.checkers import CheckResult
 from judge.checkers.interactor import Interaction
+from judge.checkers.runner import exited_on_its_own
 from judge.sandbox import RunResult
 from judge.sandbox.verdict import describe_end
-from judge.verdicts import TEST_VERDICT_OF_CHECKER, CheckerVerdict, KilledBy, Status, Verdict
+from judge.verdicts import CheckerVerdict, KilledBy, Status, Verdict
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,13 +40,6 @@ class InteractiveVerdict:
     verdict: Verdict
     message: str
     submission: RunResult     # the submission's figures, killed_by "idle" when it idled
-
-
-def checker_test_verdict(check: CheckResult) -> Verdict:
-    """What a test gets for a testlib program's word (a checker's or an interactor's)."""
-    if check.verdict == CheckerVerdict.POINTS:
-        return Verdict.AC if (check.points or 0) >= 1 else Verdict.WA
-    return TEST_VERDICT_OF_CHECKER[check.verdict]
 
 
 def interaction_verdict(interaction: Interaction) -> InteractiveVerdict:
@@ -61,9 +55,8 @@ def interaction_verdict(interaction: Interaction) -> InteractiveVerdict:
     if said.verdict == CheckerVerdict.FAIL:
         # Its own words when it exited; else testlib_result's account of its run, which
         # already names it ("interactor RE: signal 11").
-        exited = interactor.status in (Status.OK, Status.RE) and interactor.exit_code is not None
-        return InteractiveVerdict(Verdict.FAIL, f"interactor: {said.message}" if exited
-                                  else said.message, program)
+        return InteractiveVerdict(Verdict.FAIL, f"interactor: {said.message}"
+                                  if exited_on_its_own(interactor) else said.message, program)
     if program.status == Status.TLE and program.killed_by == KilledBy.WALL_TIMER:
         if 2 * interactor.cpu_time_ms >= program.wall_time_ms:
             return InteractiveVerdict(Verdict.FAIL, (
@@ -84,7 +77,7 @@ def interaction_verdict(interaction: Interaction) -> InteractiveVerdict:
     if program.undelivered_bytes:
         message += (f" ({program.undelivered_bytes} bytes the program wrote after the "
                     "interactor ended were not read)")
-    return InteractiveVerdict(checker_test_verdict(said), message, program)
+    return InteractiveVerdict(said.test_verdict, message, program)
 
 
 def _ending(program: RunResult, said: CheckResult) -> str:

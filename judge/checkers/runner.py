@@ -113,17 +113,24 @@ class CheckerRunner:
         return testlib_result(run, raw, "checker")
 
 
+def exited_on_its_own(run: RunResult) -> bool:
+    """Whether a testlib program ended by exiting, so that its exit code is its word."""
+    return run.status in (Status.OK, Status.RE) and run.exit_code is not None
+
+
 def testlib_result(run: RunResult, raw: bytes, what: str) -> CheckResult:
     """What a testlib program's run says: its exit code and the line it wrote to stderr. A run
     that did not end by exiting (killed, past its limits, refused a call) is FAIL."""
     message = raw.decode(errors="replace").strip()
-    if run.status not in (Status.OK, Status.RE) or run.exit_code is None:
+    if not exited_on_its_own(run):
         ended = run.error or (f"killed by {run.killed_by}" if run.killed_by else
                               f"signal {run.signal}" if run.signal else "")
         return CheckResult(CheckerVerdict.FAIL, 3, f"{what} {run.status}: {ended or message}")
-    verdict = CHECKER_EXIT_VERDICTS.get(run.exit_code, CheckerVerdict.FAIL)
+    code = run.exit_code
+    assert code is not None, "a program that exited has an exit code"
+    verdict = CHECKER_EXIT_VERDICTS.get(code, CheckerVerdict.FAIL)
     points = _points(message) if verdict == CheckerVerdict.POINTS else None
-    return CheckResult(verdict, run.exit_code, message, points=points, raw_message=raw)
+    return CheckResult(verdict, code, message, points=points, raw_message=raw)
 
 
 def _points(message: str) -> float | None:
