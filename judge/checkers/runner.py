@@ -81,7 +81,7 @@ class CheckerRunner:
                     self._builds.pop(next(iter(self._builds)))
                 self._builds[source] = compiled
         if compiled.status != "OK":
-            raise JudgeError(f"the {what} does not compile: {compiled.log.strip()[:500]}")
+            raise JudgeError(f"the {what} does not compile: {_first_error(compiled.log)}")
         return compiled
 
     def _run_custom(self, source: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
@@ -131,6 +131,13 @@ def testlib_result(run: RunResult, raw: bytes, what: str) -> CheckResult:
     verdict = CHECKER_EXIT_VERDICTS.get(code, CheckerVerdict.FAIL)
     points = _points(message) if verdict == CheckerVerdict.POINTS else None
     return CheckResult(verdict, code, message, points=points, raw_message=raw)
+
+
+def _first_error(log: str) -> str:
+    """The compiler's first error, on one line (the whole log is the problem's to read)."""
+    lines = [line.strip() for line in log.splitlines() if line.strip()]
+    first = next((line for line in lines if "error" in line), lines[0] if lines else "no message")
+    return " ".join(first.split())[:300]
 
 
 def _points(message: str) -> float | None:
