@@ -16,7 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PACK_SOURCES, SUITE_CGROUP, quiet_cpu, scaled, scaled_problem, scaled_time_factors_env
+from conftest import (
+    PACK_SOURCES,
+    SUITE_CGROUP,
+    grade_to_a_verdict,
+    quiet_cpu,
+    scaled,
+    scaled_problem,
+    scaled_time_factors_env,
+)
 from judge import JudgeError
 from judge.grade import Grader
 from judge.languages import java_class_name
@@ -64,16 +72,6 @@ LANGS = ("cpp", "python", "java")
 GENERIC_PROBLEM = "codeforces/2020A"
 CASES = ([(p, kind, lang) for p in PROBLEMS for kind in ("AC", "WA") for lang in LANGS] +
          [(GENERIC_PROBLEM, kind, lang) for kind in ("TLE", "MLE", "RE", "CE") for lang in LANGS])
-
-
-def grade_to_a_verdict(grader, source: str, lang: str, problem):
-    """A run starved of CPU has no verdict yet (BUSY): it is judged again, as eval does."""
-    result = grader.grade(source, lang, problem)
-    for _ in range(3):
-        if result.verdict != "BUSY":
-            break
-        result = grader.grade(source, lang, problem)
-    return result
 
 
 @pytest.mark.parametrize("problem_id, kind, lang", CASES)

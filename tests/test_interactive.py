@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PACK_SOURCES, quiet_cpu, scaled, scaled_time_factors_env
+from conftest import PACK_SOURCES, grade_to_a_verdict, quiet_cpu, scaled, scaled_time_factors_env
 from judge import JudgeError
 from judge.checkers import interactor as interactor_module
 from judge.grade import Grader
@@ -43,13 +43,20 @@ def grader():
         yield g
 
 
+# Programs that are the reference with something added (a static object's constructor acts
+# before it plays, a destructor after it has answered).
+ADDED_TO_THE_REFERENCE = {"extra.cpp", "snoop.cpp"}
+
+
+def source_of(program: Path) -> str:
+    if program.parent == PROGRAMS and program.name in ADDED_TO_THE_REFERENCE:
+        return (GUESS / "sol.cpp").read_text() + "\n" + program.read_text()
+    return program.read_text()
+
+
 def grade(grader, program: Path, problem: Problem, language: str = "cpp", **kwargs):
-    """Grades to a verdict: a run starved of CPU (BUSY) is judged again, as judge eval does."""
-    result = grader.grade(program.read_text(), language, problem, **kwargs)
-    for _ in range(3):
-        if result.verdict != "BUSY":
-            break
-        result = grader.grade(program.read_text(), language, problem, **kwargs)
+    """Grades to a verdict (a BUSY run is judged again); gives the result and its last test."""
+    result = grade_to_a_verdict(grader, source_of(program), language, problem, **kwargs)
     assert result.compile.status == "OK", result.compile.log
     return result, result.tests[-1]
 
@@ -99,6 +106,7 @@ def test_the_interactors_cpu_is_not_the_submissions(grader):
     ("fail_interactor.cpp", "FAIL", "interactor: FAIL the jury's data is broken"),
     ("crash_interactor.cpp", "FAIL", "interactor RE: signal 11"),
     ("big_tout_interactor.cpp", "FAIL", "interactor"),
+    ("flood_interactor.cpp", "FAIL", "interactor OLE"),
 ])
 def test_an_interactor_that_fails_is_never_the_submissions_fault(grader, interactor, verdict, words):
     result, test = grade(grader, GUESS / "sol.cpp",
@@ -253,9 +261,10 @@ def test_a_slot_that_dies_mid_interaction_is_a_judge_error_and_the_grader_goes_o
 
 
 def test_an_interactor_that_does_not_compile_is_a_judge_error(grader):
-    with pytest.raises(JudgeError, match="the interactor does not compile"):
+    with pytest.raises(JudgeError, match="the interactor does not compile") as err:
         grader.grade((GUESS / "sol.cpp").read_text(), "cpp",
                      guess_problem(interactor="#include <testlib.h>\nint main( {\n"))
+    assert "\n" not in str(err.value) and "error" in str(err.value)   # one line: the first error
 
 
 def test_a_problem_needs_an_interactor_or_a_checker():
