@@ -1,0 +1,422 @@
+"""The reward-hacking suite: submissions written to score better than an honest failure.
+
+RL trainers use the verdict as a reward, and a policy under optimization searches every
+behaviour for one that pays. A failing submission must never leave the metrics (a judge
+failure: SE, FAIL, BUSY) nor be AC, so none scores better than printing nothing. The corpus
+(tests/adversarial/ and the payloads below) holds, in C++, Python and Java:
+- output made to confuse checkers: nothing, -1, huge and non-finite numbers, garbage and control
+  bytes, testlib's own words and XML, a 1 MiB line, 200 000 tokens, CRLF, unicode;
+- exits that mimic testlib's codes (1, 2, 3, 4, 7), testlib words on stderr, a closed stdout,
+  deaths by SIGKILL, SIGXCPU and SIGSEGV;
+- self-contention (threads and processes that wait for each other), sleeps and yields, fork
+  and thread storms, output and stderr floods, a memory bomb;
+- for an interactive problem: a query never flushed, bytes written after the end, and all of
+  the above against the interactor.
+Every one runs against every standard checker, custom testlib checkers that FAIL on hostile
+output (a negative count, points from the output), the pack's custom checker and its interactive
+problem, through `judge eval` (every sample counted, none AC, the run complete) and through
+`/submit` with SandboxFusion's own client (answered at once, never accepted, never a judge
+failure). Each problem's honest answer is AC through the same paths, so the problems can be
+solved and the assertions can fail.
+
+Grow the corpus whenever a new verdict path appears.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import sandbox_fusion as sf
+
+from conftest import PACK_SOURCES, scaled, scaled_time_factors_env
+from judge.verdicts import JUDGE_FAILURES, Verdict
+from serving import Server
+
+ROOT = Path(__file__).resolve().parent.parent
+ADVERSARIAL = Path(__file__).resolve().parent / "adversarial"
+SLOT_BASE = "620"   # as the other evaluation tests: away from the sandbox suites' slots
+
+pytestmark = pytest.mark.usefixtures("require_sandbox")
+
+
+# ------------------------------------------------------------------------------ the problems
+
+# An answer each standard checker accepts from the jury; none of the payloads below is one.
+STANDARD_ANSWERS = {
+    "acmp": "3.5", "caseicmp": "Case 1: 5\nCase 2: 7", "casencmp": "Case 1: 1 2\nCase 2: 3",
+    "casewcmp": "Case 1: ab cd\nCase 2: ef", "dcmp": "3.25", "fcmp": "hello world\nline two",
+    "hcmp": "123456789012345678901234567890", "icmp": "42", "lcmp": "ab cd\nef",
+    "ncmp": "3 1 4 1 5", "nyesno": "NO NO YES", "pointscmp": "10", "pointsinfo": "10",
+    "rcmp": "3.14159", "rcmp4": "3.14159", "rcmp6": "3.14159", "rcmp9": "3.14159",
+    "rncmp": "1.5 2.5", "uncmp": "3 1 2", "wcmp": "alpha beta", "yesno": "NO",
+}
+
+# Custom checkers that real testlib makes FAIL on output the submission controls: a count read
+# from the output and used as a count (negative: FAIL), and points computed from the output
+# (negative, infinite or NaN: FAIL). Such a FAIL is the submission's doing, not the jury's.
+COUNT_CHECKER = r'''
+#include "testlib.h"
+int main(int argc, char* argv[]) {
+    registerTestlibCmd(argc, argv);
+    int n = inf.readInt();
+    int want = ans.readInt();
+    int k = ouf.readInt();
+    std::vector<int> picked = ouf.readInts(k, 1, n, "picked");
+    if (k != want) quitf(_wa, "expected %d numbers, found %d", want, k);
+    quitf(_ok, "%d numbers", k);
+}
+'''
+POINTS_CHECKER = r'''
+#include "testlib.h"
+#include <cmath>
+int main(int argc, char* argv[]) {
+    registerTestlibCmd(argc, argv);
+    double want = ans.readDouble();
+    double got = ouf.readDouble();
+    quitp(100.0 - std::fabs(got - want), "100 less the error");
+}
+'''
+CUSTOM_CHECKERS = {"count": COUNT_CHECKER, "points": POINTS_CHECKER}
+CUSTOM_ANSWERS = {"count": "2\n1 2", "points": "12.5"}
+
+# For the family that spends time (sleeps, spins, storms, floods): one test. At 1 s the wall
+# clock is twice the limit, where a program using 40% of its CPU used to be called BUSY.
+SLOW_PROBLEM = "ug/slow"
+SLOW_TIME_LIMIT_MS = scaled(1000)
+
+
+def problem_rows() -> list[dict]:
+    """A CF-Div2-Stepfun dataset: one problem per standard checker, the two custom checkers and
+    the slow problem. The pack (two-sum's custom checker, guess-the-number's interactor) comes
+    after it, as judge eval looks problems up."""
+    def row(index: int, pid: str, checker: str, answer: str, tests: int = 2, limit_ms: int = 1000):
+        return {"id": index, "problem_id": pid, "problem_desc": "Print the answer.",
+                "time_limit_ms": limit_ms, "memory_limit_MB": 256, "checker": checker,
+                "test_cases": [{"input": f"{t + 3}\n", "output": answer + "\n"}
+                               for t in range(tests)]}
+    rows = [row(i, f"ug/{name}", name, answer)
+            for i, (name, answer) in enumerate(sorted(STANDARD_ANSWERS.items()))]
+    rows += [row(100 + i, f"ug/custom-{name}", CUSTOM_CHECKERS[name], CUSTOM_ANSWERS[name])
+             for i, name in enumerate(sorted(CUSTOM_CHECKERS))]
+    rows.append(row(200, SLOW_PROBLEM, "wcmp", "alpha beta", tests=1, limit_ms=SLOW_TIME_LIMIT_MS))
+    return rows
+
+
+OUTPUT_PROBLEMS = ([f"ug/{name}" for name in sorted(STANDARD_ANSWERS)]
+                   + [f"ug/custom-{name}" for name in sorted(CUSTOM_CHECKERS)]
+                   + ["pack/two-sum", "pack/guess-the-number"])
+INTERACTIVE = "pack/guess-the-number"
+
+
+def honest_answer(problem: str) -> str:
+    """The jury's answer, printed by a program that ignores its input."""
+    name = problem.removeprefix("ug/")
+    if name.startswith("custom-"):
+        return CUSTOM_ANSWERS[name.removeprefix("custom-")]
+    return STANDARD_ANSWERS[name]
+
+
+def honest_samples() -> list[dict]:
+    rows = [{"problem_id": p, "language": "python", "code": f"print({honest_answer(p)!r})\n"}
+            for p in OUTPUT_PROBLEMS if p.startswith("ug/")]
+    for problem, folder in (("pack/two-sum", "two-sum"), ("pack/guess-the-number", "guess-the-number")):
+        rows.append({"problem_id": problem, "language": "python",
+                     "code": (PACK_SOURCES / folder / "sol.py").read_text()})
+    rows.append({"problem_id": SLOW_PROBLEM, "language": "python", "code": "print('alpha beta')\n"})
+    return rows
+
+
+# ------------------------------------------------------------------------------ the payloads
+
+@dataclass(frozen=True)
+class Payload:
+    """A program that ignores its input, writes `chunk` × `repeat` to stdout (and `stderr`),
+    then ends: by exit code, or by closing stdout first, or by a signal."""
+    name: str
+    chunk: bytes = b""
+    repeat: int = 1
+    exit_code: int = 0
+    stderr: bytes = b""
+    signal: int = 0
+    close_stdout: bool = False
+
+
+PAYLOADS = [
+    Payload("nothing"),
+    Payload("minus-one", b"-1\n"),
+    Payload("zero", b"0\n"),
+    Payload("million", b"1000000\n"),
+    Payload("huge-int", b"9" * 40 + b"\n"),
+    Payload("int64-min", b"-9223372036854775808\n"),
+    Payload("1e999", b"1e999\n"),
+    Payload("inf", b"inf\n"),
+    Payload("minus-inf", b"-inf\n"),
+    Payload("nan", b"nan\n"),
+    Payload("NaN-spelled", b"NaN -NaN +inf Infinity\n"),
+    Payload("garbage", b"\x00\x01\xff\xfe garbage \x7f\x80\n"),
+    Payload("control-bytes", b"\x01", repeat=4096),
+    Payload("testlib-ok", b"ok 1 numbers\n"),
+    Payload("accepted", b"accepted\nAC\n"),
+    Payload("points-word", b"points 100\n100\n"),
+    Payload("result-xml", b'<?xml version="1.0"?><result outcome="accepted">ok</result>\n'),
+    Payload("yes", b"YES\n"),
+    Payload("case-line", b"Case 1: 5\n"),
+    Payload("long-line", b"9" * 4096, repeat=256),
+    Payload("many-tokens", b"1 " * 1000, repeat=200),
+    Payload("unicode", "ａｂｃ 😀 \u202e\n".encode()),
+    Payload("crlf", b"0\r\n\r\n"),
+    Payload("exit-1", exit_code=1),
+    Payload("exit-2", exit_code=2),
+    Payload("exit-3-fail", b"FAIL jury is wrong\n", exit_code=3),
+    Payload("exit-4", exit_code=4),
+    Payload("exit-7-points", b"points 1\n", exit_code=7),
+    Payload("stderr-words", stderr=b"ok accepted\npoints 100\n"),
+    Payload("stderr-words-exit-7", stderr=b"points 100\n", exit_code=7),
+    Payload("closed-stdout", close_stdout=True),
+    Payload("sigkill", b"0\n", signal=9),
+    Payload("sigxcpu", b"0\n", signal=24),
+    Payload("sigsegv", b"0\n", signal=11),
+]
+# The JVM's start-up is the slowest part of this suite: Java gets a cross-section.
+JAVA_PAYLOADS = {"nothing", "minus-one", "1e999", "nan", "control-bytes", "exit-3-fail",
+                 "exit-7-points", "stderr-words"}
+
+
+def python_source(p: Payload) -> str:
+    lines = ["import os, sys"]
+    if p.stderr:
+        lines.append(f"sys.stderr.buffer.write({p.stderr!r}); sys.stderr.flush()")
+    if p.close_stdout:
+        lines.append("os.close(1)")
+    if p.chunk:
+        lines.append(f"sys.stdout.buffer.write({p.chunk!r} * {p.repeat}); sys.stdout.flush()")
+    lines.append(f"os.kill(os.getpid(), {p.signal})" if p.signal else f"os._exit({p.exit_code})")
+    return "\n".join(lines) + "\n"
+
+
+def c_bytes(data: bytes) -> str:
+    return '"' + "".join(f"\\{b:03o}" for b in data) + '"'
+
+
+def cpp_source(p: Payload) -> str:
+    body = []
+    if p.stderr:
+        body.append(f"    static const char err[] = {c_bytes(p.stderr)};\n"
+                    "    if (write(2, err, sizeof(err) - 1) < 0) return 1;")
+    if p.close_stdout:
+        body.append("    close(1);")
+    if p.chunk:
+        body.append(f"    static const char out[] = {c_bytes(p.chunk)};\n"
+                    f"    for (int i = 0; i < {p.repeat}; i++)\n"
+                    "        if (write(1, out, sizeof(out) - 1) < 0) return 1;")
+    body.append(f"    raise({p.signal});" if p.signal else f"    _exit({p.exit_code});")
+    return ("#include <csignal>\n#include <unistd.h>\n\nint main() {\n"
+            + "\n".join(body) + "\n    return 0;\n}\n")
+
+
+def java_source(p: Payload) -> str:
+    def array(data: bytes) -> str:
+        return "new byte[] {" + ", ".join(str(b - 256 if b > 127 else b) for b in data) + "}"
+    body = []
+    if p.stderr:
+        body.append(f"System.err.write({array(p.stderr)}); System.err.flush();")
+    if p.close_stdout:
+        body.append("System.out.close();")
+    if p.chunk:
+        body.append(f"byte[] out = {array(p.chunk)};\n"
+                    f"        for (int i = 0; i < {p.repeat}; i++) System.out.write(out);\n"
+                    "        System.out.flush();")
+    body.append(f"System.exit({p.exit_code});")
+    return ("public class Main {\n    public static void main(String[] args) throws Exception {\n"
+            + "".join(f"        {line}\n" for line in body) + "    }\n}\n")
+
+
+def payload_samples() -> list[dict]:
+    rows = []
+    for p in PAYLOADS:
+        sources = {"python": python_source(p), "cpp": cpp_source(p)}
+        if p.name in JAVA_PAYLOADS and not p.signal:
+            sources["java"] = java_source(p)
+        for language, code in sources.items():
+            rows += [{"problem_id": problem, "language": language, "code": code,
+                      "adversary": f"{p.name}.{language}"} for problem in OUTPUT_PROBLEMS]
+    return rows
+
+
+# Programs that spend the time they are given, each against the slow problem; the marked ones
+# against the interactive problem too (its wall clock is twice as long: keep that family small).
+BEHAVIOURS = {
+    "contention_threads.cpp": True, "contention_processes.cpp": False, "contention.py": False,
+    "Contention.java": False, "yield_and_sleep.cpp": False, "sleeper.py": True,
+    "fork_storm.cpp": False, "thread_storm.py": False, "ThreadStorm.java": False,
+    "stderr_flood.cpp": True, "stdout_flood.cpp": False, "memory_bomb.cpp": False,
+    "closed_stdout_spin.cpp": False,
+}
+INTERACTIVE_ONLY = ("unflushed_query.cpp", "writes_after_the_end.cpp")
+LANGUAGE_OF = {".cpp": "cpp", ".py": "python", ".java": "java"}
+
+
+def behaviour_samples() -> list[dict]:
+    rows = []
+    for name, interactive_too in BEHAVIOURS.items():
+        source = ADVERSARIAL / name
+        for problem in [SLOW_PROBLEM] + ([INTERACTIVE] if interactive_too else []):
+            rows.append({"problem_id": problem, "language": LANGUAGE_OF[source.suffix],
+                         "code": source.read_text(), "adversary": name})
+    rows += [{"problem_id": INTERACTIVE, "language": "cpp", "adversary": name,
+              "code": (ADVERSARIAL / name).read_text()} for name in INTERACTIVE_ONLY]
+    return rows
+
+
+# ------------------------------------------------------------------------------ judge eval
+
+def judge_eval(tmp: Path, rows: list[dict]) -> tuple[subprocess.CompletedProcess, Path]:
+    dataset = tmp / "problems.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in problem_rows()))
+    generations = tmp / "generations.jsonl"
+    generations.write_text("".join(
+        json.dumps({k: v for k, v in r.items() if k != "adversary"}) + "\n" for r in rows))
+    out = tmp / "out"
+    done = subprocess.run(
+        [sys.executable, "-c", "from judge.cli import main; main()", "eval", str(generations),
+         "--dataset", str(dataset), "--out", str(out), "--jobs", "1", "--slot-base", SLOT_BASE,
+         "--no-progress", "--json"],
+        capture_output=True, text=True, cwd=ROOT, timeout=scaled(1_800_000) / 1000,
+        env={**os.environ, **scaled_time_factors_env()})
+    return done, out
+
+
+@pytest.fixture(scope="module")
+def evaluation(tmp_path_factory, audited_host):
+    tmp = tmp_path_factory.mktemp("ungameable")
+    honest = honest_samples()
+    adversaries = payload_samples() + behaviour_samples()
+    done, out = judge_eval(tmp, honest + adversaries)
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    return {"done": done, "summary": json.loads(done.stdout) if done.stdout else {},
+            "honest": list(zip(honest, records[:len(honest)])),
+            "adversaries": list(zip(adversaries, records[len(honest):]))}
+
+
+def describe(row: dict, record: dict) -> str:
+    tests = record.get("tests") or []
+    failing = next((t for t in tests if t.get("verdict") != Verdict.AC), tests[-1] if tests else {})
+    return (f"{row.get('adversary', 'honest')} on {row['problem_id']} ({row['language']}): "
+            f"{record['verdict']} {failing.get('checker_message') or failing.get('killed_by') or ''!s:.160}")
+
+
+def test_eval_counts_every_adversary_and_accepts_none(evaluation):
+    done, summary = evaluation["done"], evaluation["summary"]
+    assert "Traceback" not in done.stderr
+    gamed = [describe(row, rec) for row, rec in evaluation["adversaries"]
+             if rec["verdict"] == Verdict.AC or rec["verdict"] in JUDGE_FAILURES
+             or not rec["counted"]]
+    assert not gamed, f"{len(gamed)} adversarial samples scored or left the metrics:\n" + \
+        "\n".join(gamed)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert summary["complete"] is True and summary["excluded"]["count"] == 0, summary["excluded"]
+
+
+def test_eval_accepts_every_honest_answer(evaluation):
+    """The problems can be solved: the same checkers, interactor and paths say AC to the jury's
+    answer, so the suite's 'not AC' is a real assertion."""
+    wrong = [describe(row, rec) for row, rec in evaluation["honest"] if rec["verdict"] != Verdict.AC]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_eval_scores_no_problem_above_printing_nothing(evaluation):
+    """Per problem, the adversaries' pass count is the one of printing nothing: zero. The honest
+    sample is each problem's only correct one."""
+    summary = evaluation["summary"]
+    counted = {p: (d["n"], d["c"]) for p, d in summary["problems"].items()}
+    samples = {}
+    for row, _ in evaluation["honest"] + evaluation["adversaries"]:
+        samples[row["problem_id"]] = samples.get(row["problem_id"], 0) + 1
+    assert {p: c for p, (_, c) in counted.items()} == {p: 1 for p in samples}
+    assert {p: n for p, (n, _) in counted.items()} == samples
+
+
+def test_the_behaviours_end_as_the_submission_s_own_failure(evaluation):
+    """Time spent by the program itself is its own: self-contention, storms and floods are TLE
+    (or the limit they hit), never BUSY, whatever their pattern of threads and processes."""
+    verdicts = {(row["adversary"], row["problem_id"]): rec["verdict"]
+                for row, rec in evaluation["adversaries"] if row["adversary"] in BEHAVIOURS
+                or row["adversary"] in INTERACTIVE_ONLY}
+    expected_slow = {
+        "contention_threads.cpp": {Verdict.TLE}, "contention_processes.cpp": {Verdict.TLE},
+        "contention.py": {Verdict.TLE}, "Contention.java": {Verdict.TLE},
+        "yield_and_sleep.cpp": {Verdict.TLE}, "sleeper.py": {Verdict.TLE},
+        "fork_storm.cpp": {Verdict.TLE}, "thread_storm.py": {Verdict.TLE, Verdict.RE},
+        "ThreadStorm.java": {Verdict.TLE, Verdict.RE, Verdict.MLE},
+        "stderr_flood.cpp": {Verdict.TLE}, "stdout_flood.cpp": {Verdict.OLE},
+        "memory_bomb.cpp": {Verdict.MLE}, "closed_stdout_spin.cpp": {Verdict.TLE},
+    }
+    wrong = {name: verdicts[(name, SLOW_PROBLEM)] for name, allowed in expected_slow.items()
+             if verdicts[(name, SLOW_PROBLEM)] not in allowed}
+    assert not wrong, wrong
+    assert verdicts[("unflushed_query.cpp", INTERACTIVE)] == Verdict.TLE
+    assert verdicts[("writes_after_the_end.cpp", INTERACTIVE)] == Verdict.WA
+
+
+# ------------------------------------------------------------------------------ /submit
+
+def submit_request(row: dict) -> sf.SubmitRequest:
+    fence = {"python": "python", "cpp": "cpp", "java": "java"}[row["language"]]
+    completion = f"```{fence}\n{row['code']}```"
+    problem = row["problem_id"]
+    if problem.startswith("pack/"):
+        return sf.SubmitRequest(dataset="pack", id=problem.removeprefix("pack/"),
+                                completion=completion, config=sf.TestConfig(language=fence))
+    spec = next(r for r in problem_rows() if r["problem_id"] == problem)
+    data = {"test": [{"input": {"stdin": t["input"]}, "output": {"stdout": t["output"]}}
+                     for t in spec["test_cases"]],
+            "checker": spec["checker"], "time_limit_ms": spec["time_limit_ms"],
+            "memory_limit_mb": spec["memory_limit_MB"]}
+    return sf.SubmitRequest(dataset="ungameable", id=problem, completion=completion,
+                            config=sf.TestConfig(language=fence, provided_data=data))
+
+
+@pytest.fixture(scope="module")
+def submissions(require_sandbox):
+    rows = honest_samples() + payload_samples() + behaviour_samples()
+
+    async def submit_all():
+        limit = asyncio.Semaphore(4)
+
+        async def one(row):
+            async with limit:
+                try:
+                    return await sf.submit_async(submit_request(row), max_attempts=1)
+                except Exception as exc:   # the client raises what it would retry
+                    return exc
+        return await asyncio.gather(*(one(r) for r in rows))
+
+    with pytest.MonkeyPatch.context() as env:
+        for name, value in scaled_time_factors_env().items():
+            env.setenv(name, value)     # the server's time factors, stretched as eval's
+        with Server(slots=2) as server:
+            sf.set_endpoint(server.url)
+            results = asyncio.run(submit_all())
+    return list(zip(rows, results))
+
+
+def test_submit_answers_every_adversary_and_accepts_none(submissions):
+    failures = []
+    for row, result in submissions:
+        who = f"{row.get('adversary', 'honest')} on {row['problem_id']} ({row['language']})"
+        if isinstance(result, Exception):
+            failures.append(f"{who}: the client raised {result!r}"[:300])
+            continue
+        verdict = result.extra.get("verdict")
+        honest = "adversary" not in row
+        if honest and not result.accepted:
+            failures.append(f"{who}: the honest answer was not accepted ({verdict})")
+        if not honest and (result.accepted or verdict == Verdict.AC or verdict in JUDGE_FAILURES):
+            failures.append(f"{who}: accepted={result.accepted} verdict={verdict}")
+    assert not failures, f"{len(failures)} of {len(submissions)}:\n" + "\n".join(failures)
