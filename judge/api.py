@@ -23,13 +23,12 @@ import asyncio
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from judge import JudgeError
-from judge.cpus import usable_cpus
 from judge.evaluate import extract
 from judge.evaluate.generations import Generation, parse_row
 from judge.evaluate.runner import EvalConfig
@@ -40,33 +39,29 @@ from judge.grade import Grader, GradeResult, TestResult
 from judge.languages import Language
 from judge.problems.model import Problem, TestCase
 from judge.problems.source import ProblemSource, open_source
-
-# Slot numbers (sandbox uids) of library calls: away from `judge eval`'s default slots (0..),
-# the audit's (700) and the test suite's (620.., 1000..).
-GRADE_SLOT_BASE = 400
-EVALUATE_SLOT_BASE = 440
-EVALUATE_SLOTS = 160
+from judge.sandbox import slots
 
 
-class _SlotRange:
-    """Slots ``base .. base+size-1`` handed to concurrent calls of this process: each call
-    holds a run of consecutive slots no other call holds, and waits while none is free."""
+class _Handout:
+    """Slots of a range handed to concurrent calls of this process: each call holds a run of
+    consecutive slots no other call holds, and waits while none is free."""
 
-    def __init__(self, base: int, size: int) -> None:
-        self.base, self.size = base, size
+    def __init__(self, slots: range) -> None:
+        self.slots = slots
         self._held: set[int] = set()
         self._free = threading.Condition()
 
     def _find(self, count: int) -> int | None:
-        for first in range(self.base, self.base + self.size - count + 1):
+        for first in range(self.slots.start, self.slots.stop - count + 1):
             if not self._held.intersection(range(first, first + count)):
                 return first
         return None
 
     @contextmanager
     def hold(self, count: int) -> Iterator[int]:
-        if not 1 <= count <= self.size:
-            raise JudgeError(f"between 1 and {self.size} slots can run at once here, not {count}")
+        if not 1 <= count <= len(self.slots):
+            raise JudgeError(f"between 1 and {len(self.slots)} slots can run at once here, "
+                             f"not {count}")
         with self._free:
             self._free.wait_for(lambda: self._find(count) is not None)
             first = self._find(count)
@@ -80,8 +75,10 @@ class _SlotRange:
                 self._free.notify_all()
 
 
-_grade_slots = _SlotRange(GRADE_SLOT_BASE, len(usable_cpus()))
-_evaluate_slots = _SlotRange(EVALUATE_SLOT_BASE, EVALUATE_SLOTS)
+# Library calls take their slots (sandbox uids) from ranges of their own (judge/sandbox/slots.py):
+# grade one per usable CPU, evaluate as many as its calls at once ask for together.
+_grade_slots = _Handout(slots.LIBRARY_GRADE.take(slots.LIBRARY_GRADE.default_count()))
+_evaluate_slots = _Handout(slots.LIBRARY_EVALUATE.take(slots.LIBRARY_EVALUATE.size))
 _sources: dict[str | None, ProblemSource] = {}
 _sources_lock = threading.Lock()
 
@@ -139,9 +136,8 @@ def grade(code: str, language: Language | str, problem: Problem | str, *,
     ``problem`` (a Problem, or an id looked up in ``dataset``): compile, run every test in order
     under its limits, check, and stop at the first failing test unless ``all_tests``."""
     task = load_problem(problem, dataset) if isinstance(problem, str) else problem
-    cpus = usable_cpus()
     with _grade_slots.hold(1) as slot:
-        with Grader(slot=slot, cpu=cpus[(slot - GRADE_SLOT_BASE) % len(cpus)],
+        with Grader(slot=slot, cpu=slots.cpu_of(slot - _grade_slots.slots.start),
                     testlib=testlib) as grader:
             return grader.grade(code, language, task, all_tests=all_tests)
 
@@ -177,10 +173,14 @@ def evaluate(samples: Iterable[Generation | Mapping[str, Any]], dataset: str | N
     rows = [_generation(row, number) for number, row in enumerate(samples, start=1)]
     if not rows:
         raise JudgeError("no samples to evaluate")
-    count = jobs if jobs is not None else len(usable_cpus())
-    with _evaluate_slots.hold(count) as slot_base, _out_dir(out) as directory:
+    with ExitStack() as stack:
+        slot_base = None         # on Ray: the workers' own range
+        if ray is None:
+            jobs = jobs if jobs is not None else slots.LIBRARY_EVALUATE.default_count()
+            slot_base = stack.enter_context(_evaluate_slots.hold(jobs))
+        directory = stack.enter_context(_out_dir(out))
         return run_evaluation(EvalConfig(
-            generations=rows, dataset=dataset, jobs=count if ray is None else jobs, out=directory, language=language,
+            generations=rows, dataset=dataset, jobs=jobs, out=directory, language=language,
             skip_ungradable=skip_ungradable, testlib=testlib, allow_unaudited=allow_unaudited,
             slot_base=slot_base, ray=ray, progress=False, command="judge.api.evaluate"), warn=warn)
 

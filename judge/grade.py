@@ -18,6 +18,7 @@ from judge.languages import Language, get_language
 from judge.ownership import ThreadOwner
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits, RunResult, Sandbox
+from judge.sandbox.slots import COMMAND, cpu_of, interactor_slot
 from judge.sandbox.verdict import describe_end
 from judge.verdicts import Status, Verdict
 
@@ -92,16 +93,20 @@ def run_limits(problem: Problem, language: Language) -> Limits:
 
 
 class Grader:
-    """A reusable grading slot: one compile sandbox, one run sandbox, one checker sandbox.
+    """A reusable grading slot: one compile sandbox, one run sandbox, one checker sandbox, all on
+    `slot` (judge/sandbox/slots.py), and for interactive problems an interactor sandbox on the
+    slot's interactor slot, pinned to the same CPU.
 
     Like a Sandbox, a Grader belongs to the thread that creates it: from any other thread,
     grade, sandbox and close raise a JudgeError. To grade in parallel, give each thread its own
     Grader on its own slot."""
 
-    def __init__(self, slot: int = 0, cpu: int | None = None, testlib: str | None = None) -> None:
+    def __init__(self, slot: int = COMMAND.first, cpu: int | None = None,
+                 testlib: str | None = None) -> None:
         self._owner = ThreadOwner("Grader")
         self.slot = slot
-        self.cpu = cpu
+        self.interactor_slot = interactor_slot(slot)
+        self.cpu = cpu_of(slot) if cpu is None else cpu   # its interactors' too (§4.5)
         self.compiler = Compiler(slot=slot, cpu=cpu)
         self._work = Path(tempfile.mkdtemp(prefix="judge-grade-"))
         self._box = self._work / "box"
@@ -195,7 +200,8 @@ class Grader:
         """The submission against the interactor; then, when the interactor accepts and the
         problem has a checker, the checker on the interactor's output file."""
         if self._interactors is None:
-            self._interactors = InteractorRunner(self.checkers, slot=self.slot, cpu=self.cpu)
+            self._interactors = InteractorRunner(self.checkers, slot=self.interactor_slot,
+                                                 cpu=self.cpu)
         mark = time.perf_counter()
         interaction = self._interactors.interact(interactor, test.input, test.output,
                                                  self._sandbox(), argv, limits, lang.policy)

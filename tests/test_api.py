@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PACK_SOURCES, scaled
+from conftest import PACK_SOURCES, next_slot, scaled
 from judge import JudgeError, api
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,7 +102,7 @@ def test_an_evaluator_embeds_the_api(tmp_path, audited_host):
 
 
 def test_concurrent_calls_hold_different_slots_and_wait_for_a_free_one():
-    slots = api._SlotRange(50, 3)
+    slots = api._Handout(range(50, 53))
     with slots.hold(1) as a, slots.hold(2) as b:
         assert (a, b) == (50, 51)
         got: list[int] = []
@@ -123,7 +123,7 @@ def test_concurrent_calls_hold_different_slots_and_wait_for_a_free_one():
 
 def test_a_grader_used_from_another_thread_raises(require_sandbox):
     errors: list[Exception] = []
-    with api.Grader(slot=api.GRADE_SLOT_BASE + 30) as grader:
+    with api.Grader(slot=next_slot()) as grader:
         def use() -> None:
             try:
                 grader.grade("print(1)", "python", api.load_problem("2020A"))

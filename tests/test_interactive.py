@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PACK_SOURCES, grade_to_a_verdict, quiet_cpu, scaled, scaled_time_factors_env
+from conftest import PACK_SOURCES, grade_to_a_verdict, next_slot, quiet_cpu, scaled, scaled_time_factors_env
 from judge import JudgeError
 from judge.checkers import interactor as interactor_module
 from judge.grade import Grader
@@ -39,7 +39,7 @@ def guess_problem(*, checker: str = "", answer: bytes = b"", interactor: str = G
 
 @pytest.fixture(scope="module")
 def grader():
-    with Grader(slot=45, cpu=quiet_cpu()) as g:
+    with Grader(slot=next_slot(), cpu=quiet_cpu()) as g:
         yield g
 
 
