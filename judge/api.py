@@ -16,12 +16,21 @@ submissions from one thread: it keeps its sandboxes warm, and it belongs to the 
 created it (any other thread that uses it gets a JudgeError).
 
 Every failure of the caller's input is a JudgeError with one clear message; a verdict is never
-an exception."""
+an exception.
+
+Incomplete results: a sample the judge could not grade (SE, a checker's FAIL, BUSY left after
+the re-runs, an unknown problem) is left out of `evaluate`'s metrics, never scored, exactly as
+`judge eval` leaves it out and exits 3. `evaluate` then returns a result whose `complete` is
+False and whose `incomplete` lists each such sample, and emits an `IncompleteEvaluation`
+warning (`warnings.warn`: shown once per message by default; `warnings.simplefilter("error",
+api.IncompleteEvaluation)` turns it into an exception). A single `grade` says it through its
+verdict: SE, FAIL and BUSY (`GradeResult.judge_failure`) are no verdict on the submission."""
 from __future__ import annotations
 
 import asyncio
 import tempfile
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -151,6 +160,10 @@ async def grade_async(code: str, language: Language | str, problem: Problem | st
 
 # -- evaluating ----------------------------------------------------------------------------------
 
+class IncompleteEvaluation(UserWarning):
+    """`evaluate` left samples the judge could not grade out of the metrics."""
+
+
 def _generation(row: Generation | Mapping[str, Any], number: int) -> Generation:
     if isinstance(row, Generation):
         return row
@@ -169,7 +182,9 @@ def evaluate(samples: Iterable[Generation | Mapping[str, Any]], dataset: str | N
     same rows judges nothing again); without it they live in a temporary directory removed on
     return. Raises JudgeError for bad rows, a broken checker, or a host whose audit failed
     (unless ``allow_unaudited``). ``ray``: judge on a Ray cluster, as `judge eval --ray`
-    ("local", "auto" or an address; an already connected Ray is used as it is)."""
+    ("local", "auto" or an address; an already connected Ray is used as it is). Samples the
+    judge could not grade make the result incomplete (`.complete`, `.incomplete`) and emit an
+    IncompleteEvaluation warning."""
     rows = [_generation(row, number) for number, row in enumerate(samples, start=1)]
     if not rows:
         raise JudgeError("no samples to evaluate")
@@ -179,10 +194,18 @@ def evaluate(samples: Iterable[Generation | Mapping[str, Any]], dataset: str | N
             jobs = jobs if jobs is not None else slots.LIBRARY_EVALUATE.default_count()
             slot_base = stack.enter_context(_evaluate_slots.hold(jobs))
         directory = stack.enter_context(_out_dir(out))
-        return run_evaluation(EvalConfig(
+        result = run_evaluation(EvalConfig(
             generations=rows, dataset=dataset, jobs=jobs, out=directory, language=language,
             skip_ungradable=skip_ungradable, testlib=testlib, allow_unaudited=allow_unaudited,
             slot_base=slot_base, ray=ray, progress=False, command="judge.api.evaluate"), warn=warn)
+    if not result.complete:
+        reasons = result.incomplete
+        warnings.warn(f"judge.api.evaluate: incomplete: {len(reasons)} of {len(result.samples)} "
+                      "samples are left out of the metrics, the judge could not grade them ("
+                      + "; ".join(reasons[:3]) + ("; ..." if len(reasons) > 3 else "")
+                      + "); the result's `incomplete` lists them", IncompleteEvaluation,
+                      stacklevel=2)
+    return result
 
 
 async def evaluate_async(samples: Iterable[Generation | Mapping[str, Any]],
@@ -203,5 +226,5 @@ def _out_dir(out: str | Path | None) -> Iterator[Path]:
 
 __all__ = ["load_problems", "load_problem", "extract_code", "ExtractedCode",
            "functional_program", "grade", "grade_async", "evaluate", "evaluate_async",
-           "Grader", "GradeResult", "TestResult", "EvalResult", "Generation", "Problem",
-           "TestCase", "JudgeError"]
+           "Grader", "GradeResult", "TestResult", "EvalResult", "IncompleteEvaluation",
+           "Generation", "Problem", "TestCase", "JudgeError"]

@@ -20,7 +20,7 @@ from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits, RunResult, Sandbox
 from judge.sandbox.slots import COMMAND, cpu_of, interactor_slot
 from judge.sandbox.verdict import describe_end
-from judge.verdicts import Status, Verdict
+from judge.verdicts import JUDGE_FAILURES, Status, Verdict
 
 OUTPUT_LIMIT_MB = 64
 
@@ -63,6 +63,12 @@ class GradeResult:
     timings: dict = field(default_factory=dict)
 
     @property
+    def judge_failure(self) -> bool:
+        """No verdict on the submission (SE, FAIL, BUSY: the judge, the jury or the machine
+        failed it): an evaluation leaves it out of its metrics, and nobody may score it."""
+        return self.verdict in JUDGE_FAILURES
+
+    @property
     def max_cpu_time_ms(self) -> float:
         return max((t.cpu_time_ms for t in self.tests), default=0.0)
 
@@ -72,8 +78,8 @@ class GradeResult:
 
     def to_dict(self) -> dict:
         return {
-            "verdict": self.verdict, "problem": self.problem, "language": self.language,
-            "compile": self.compile.to_dict(),
+            "verdict": self.verdict, "judge_failure": self.judge_failure,
+            "problem": self.problem, "language": self.language, "compile": self.compile.to_dict(),
             "tests": [t.to_dict() for t in self.tests],
             "max_cpu_time_ms": self.max_cpu_time_ms, "max_memory_kb": self.max_memory_kb,
             "time_limit_ms": self.time_limit_ms, "memory_limit_mb": self.memory_limit_mb,
