@@ -137,7 +137,8 @@ class Compiler:
     bounds is a CE that says so, and is not cached, since the limit is a setting the cache key
     does not hold."""
 
-    def __init__(self, slot: int = COMMAND.first, cpu: int | None = None, cache: Path | None = None) -> None:
+    def __init__(self, slot: int = COMMAND.first, cpu: int | None = None,
+                 cache: Path | None = None) -> None:
         self.cache = cache or cache_root()
         self.slot = slot
         self.cpu = cpu

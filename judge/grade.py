@@ -113,7 +113,7 @@ class Grader:
         self.slot = slot
         self.interactor_slot = interactor_slot(slot)
         self.cpu = cpu_of(slot) if cpu is None else cpu   # its interactors' too (§4.5)
-        self.compiler = Compiler(slot=slot, cpu=cpu)
+        self.compiler = Compiler(slot=slot, cpu=self.cpu)
         self._work = Path(tempfile.mkdtemp(prefix="judge-grade-"))
         self._box = self._work / "box"
         self._box.mkdir()
@@ -122,7 +122,7 @@ class Grader:
         self._interactors: InteractorRunner | None = None
         self._checked_functional: dict[int, Problem] = {}
         from judge.checkers.runner import CheckerRunner
-        self.checkers = CheckerRunner(self.compiler, slot=slot, cpu=cpu, testlib=testlib)
+        self.checkers = CheckerRunner(self.compiler, slot=slot, cpu=self.cpu, testlib=testlib)
 
     def close(self) -> None:
         self._owner.check()

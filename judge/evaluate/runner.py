@@ -390,7 +390,7 @@ class EvalConfig:
     language: str | None = None           # of rows whose block has no language tag
     skip_ungradable: bool = False
     allow_unaudited: bool = False         # evaluate on a host whose audit failed or never ran
-    slot_base: int | None = None          # default: judge/sandbox/slots.py's (EVALUATION, RAY_WORKERS)
+    slot_base: int | None = None          # default: the EVALUATION or RAY_WORKERS slots
     ray: str | None = None                # judge on Ray: "local" (start one), "auto", an address
     progress: bool = True
     progress_interval_s: float = DEFAULT_INTERVAL_S   # between plain lines when not a terminal

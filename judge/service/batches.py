@@ -92,9 +92,10 @@ class Batch:
 
 def _excluded(item: BatchItem) -> ExcludedItem:
     """An item with no verdict the metrics may count: a judge failure, or an error."""
-    if item.result is not None:
-        last = item.result.tests[-1].checker_message if item.result.tests else item.result.compile.log
-        return ExcludedItem(index=item.index, verdict=item.result.verdict,
+    result = item.result
+    if result is not None:
+        last = result.tests[-1].checker_message if result.tests else result.compile.log
+        return ExcludedItem(index=item.index, verdict=result.verdict,
                             reason=" ".join(last.split())[:300])
     assert item.error is not None
     return ExcludedItem(index=item.index, verdict=item.error.error, reason=item.error.message[:300])

@@ -48,8 +48,9 @@ def measure(gens: Path, jobs: int, cache: Path) -> dict:
     try:
         with tempfile.TemporaryDirectory(prefix="eval-bench-") as out:
             started = time.perf_counter()
+            # judging is measured, not the audit
             result = evaluate(EvalConfig(generations=gens, jobs=jobs, out=Path(out),
-                                         progress=False, allow_unaudited=True))   # judging is measured, not the audit
+                                         progress=False, allow_unaudited=True))
             wall = time.perf_counter() - started
     finally:
         if old is None:
