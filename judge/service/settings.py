@@ -67,7 +67,7 @@ class Settings(BaseModel):
         if any(not token or any(c.isspace() for c in token) for token in self.tokens):
             raise ValueError("a token is empty or holds white space")
         try:
-            self.slot_numbers   # noqa: B018  (the slots fit, with their interactors')
+            _ = self.slot_numbers      # every slot fits, with its interactor's
         except JudgeError as exc:
             raise ValueError(str(exc)) from None
         return self
