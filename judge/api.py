@@ -16,20 +16,28 @@ submissions from one thread: it keeps its sandboxes warm, and it belongs to the 
 created it (any other thread that uses it gets a JudgeError).
 
 Every failure of the caller's input is a JudgeError with one clear message; a verdict is never
-an exception."""
+an exception.
+
+Incomplete results: a sample the judge could not grade (SE, a checker's FAIL, BUSY left after
+the re-runs, an unknown problem) is left out of `evaluate`'s metrics, never scored, exactly as
+`judge eval` leaves it out and exits 3. `evaluate` then returns a result whose `complete` is
+False and whose `incomplete` lists each such sample, and emits an `IncompleteEvaluation`
+warning (`warnings.warn`: shown once per message by default; `warnings.simplefilter("error",
+api.IncompleteEvaluation)` turns it into an exception). A single `grade` says it through its
+verdict: SE, FAIL and BUSY (`GradeResult.judge_failure`) are no verdict on the submission."""
 from __future__ import annotations
 
 import asyncio
 import tempfile
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from judge import JudgeError
-from judge.cpus import usable_cpus
 from judge.evaluate import extract
 from judge.evaluate.generations import Generation, parse_row
 from judge.evaluate.runner import EvalConfig
@@ -40,33 +48,29 @@ from judge.grade import Grader, GradeResult, TestResult
 from judge.languages import Language
 from judge.problems.model import Problem, TestCase
 from judge.problems.source import ProblemSource, open_source
-
-# Slot numbers (sandbox uids) of library calls: away from `judge eval`'s default slots (0..),
-# the audit's (700) and the test suite's (620.., 1000..).
-GRADE_SLOT_BASE = 400
-EVALUATE_SLOT_BASE = 440
-EVALUATE_SLOTS = 160
+from judge.sandbox import slots
 
 
-class _SlotRange:
-    """Slots ``base .. base+size-1`` handed to concurrent calls of this process: each call
-    holds a run of consecutive slots no other call holds, and waits while none is free."""
+class _Handout:
+    """Slots of a range handed to concurrent calls of this process: each call holds a run of
+    consecutive slots no other call holds, and waits while none is free."""
 
-    def __init__(self, base: int, size: int) -> None:
-        self.base, self.size = base, size
+    def __init__(self, slots: range) -> None:
+        self.slots = slots
         self._held: set[int] = set()
         self._free = threading.Condition()
 
     def _find(self, count: int) -> int | None:
-        for first in range(self.base, self.base + self.size - count + 1):
+        for first in range(self.slots.start, self.slots.stop - count + 1):
             if not self._held.intersection(range(first, first + count)):
                 return first
         return None
 
     @contextmanager
     def hold(self, count: int) -> Iterator[int]:
-        if not 1 <= count <= self.size:
-            raise JudgeError(f"between 1 and {self.size} slots can run at once here, not {count}")
+        if not 1 <= count <= len(self.slots):
+            raise JudgeError(f"between 1 and {len(self.slots)} slots can run at once here, "
+                             f"not {count}")
         with self._free:
             self._free.wait_for(lambda: self._find(count) is not None)
             first = self._find(count)
@@ -80,8 +84,10 @@ class _SlotRange:
                 self._free.notify_all()
 
 
-_grade_slots = _SlotRange(GRADE_SLOT_BASE, len(usable_cpus()))
-_evaluate_slots = _SlotRange(EVALUATE_SLOT_BASE, EVALUATE_SLOTS)
+# Library calls take their slots (sandbox uids) from ranges of their own (judge/sandbox/slots.py):
+# grade one per usable CPU, evaluate as many as its calls at once ask for together.
+_grade_slots = _Handout(slots.LIBRARY_GRADE.take(slots.LIBRARY_GRADE.default_count()))
+_evaluate_slots = _Handout(slots.LIBRARY_EVALUATE.take(slots.LIBRARY_EVALUATE.size))
 _sources: dict[str | None, ProblemSource] = {}
 _sources_lock = threading.Lock()
 
@@ -139,9 +145,8 @@ def grade(code: str, language: Language | str, problem: Problem | str, *,
     ``problem`` (a Problem, or an id looked up in ``dataset``): compile, run every test in order
     under its limits, check, and stop at the first failing test unless ``all_tests``."""
     task = load_problem(problem, dataset) if isinstance(problem, str) else problem
-    cpus = usable_cpus()
     with _grade_slots.hold(1) as slot:
-        with Grader(slot=slot, cpu=cpus[(slot - GRADE_SLOT_BASE) % len(cpus)],
+        with Grader(slot=slot, cpu=slots.cpu_of(slot - _grade_slots.slots.start),
                     testlib=testlib) as grader:
             return grader.grade(code, language, task, all_tests=all_tests)
 
@@ -154,6 +159,10 @@ async def grade_async(code: str, language: Language | str, problem: Problem | st
 
 
 # -- evaluating ----------------------------------------------------------------------------------
+
+class IncompleteEvaluation(UserWarning):
+    """`evaluate` left samples the judge could not grade out of the metrics."""
+
 
 def _generation(row: Generation | Mapping[str, Any], number: int) -> Generation:
     if isinstance(row, Generation):
@@ -173,16 +182,30 @@ def evaluate(samples: Iterable[Generation | Mapping[str, Any]], dataset: str | N
     same rows judges nothing again); without it they live in a temporary directory removed on
     return. Raises JudgeError for bad rows, a broken checker, or a host whose audit failed
     (unless ``allow_unaudited``). ``ray``: judge on a Ray cluster, as `judge eval --ray`
-    ("local", "auto" or an address; an already connected Ray is used as it is)."""
+    ("local", "auto" or an address; an already connected Ray is used as it is). Samples the
+    judge could not grade make the result incomplete (`.complete`, `.incomplete`) and emit an
+    IncompleteEvaluation warning."""
     rows = [_generation(row, number) for number, row in enumerate(samples, start=1)]
     if not rows:
         raise JudgeError("no samples to evaluate")
-    count = jobs if jobs is not None else len(usable_cpus())
-    with _evaluate_slots.hold(count) as slot_base, _out_dir(out) as directory:
-        return run_evaluation(EvalConfig(
-            generations=rows, dataset=dataset, jobs=count if ray is None else jobs, out=directory, language=language,
+    with ExitStack() as stack:
+        slot_base = None         # on Ray: the workers' own range
+        if ray is None:
+            jobs = jobs if jobs is not None else slots.LIBRARY_EVALUATE.default_count()
+            slot_base = stack.enter_context(_evaluate_slots.hold(jobs))
+        directory = stack.enter_context(_out_dir(out))
+        result = run_evaluation(EvalConfig(
+            generations=rows, dataset=dataset, jobs=jobs, out=directory, language=language,
             skip_ungradable=skip_ungradable, testlib=testlib, allow_unaudited=allow_unaudited,
             slot_base=slot_base, ray=ray, progress=False, command="judge.api.evaluate"), warn=warn)
+    if not result.complete:
+        reasons = result.incomplete
+        warnings.warn(f"judge.api.evaluate: incomplete: {len(reasons)} of {len(result.samples)} "
+                      "samples are left out of the metrics, the judge could not grade them ("
+                      + "; ".join(reasons[:3]) + ("; ..." if len(reasons) > 3 else "")
+                      + "); the result's `incomplete` lists them", IncompleteEvaluation,
+                      stacklevel=2)
+    return result
 
 
 async def evaluate_async(samples: Iterable[Generation | Mapping[str, Any]],
@@ -203,5 +226,5 @@ def _out_dir(out: str | Path | None) -> Iterator[Path]:
 
 __all__ = ["load_problems", "load_problem", "extract_code", "ExtractedCode",
            "functional_program", "grade", "grade_async", "evaluate", "evaluate_async",
-           "Grader", "GradeResult", "TestResult", "EvalResult", "Generation", "Problem",
-           "TestCase", "JudgeError"]
+           "Grader", "GradeResult", "TestResult", "EvalResult", "IncompleteEvaluation",
+           "Generation", "Problem", "TestCase", "JudgeError"]

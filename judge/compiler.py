@@ -19,6 +19,7 @@ from judge import JudgeError, __version__, compile_cache
 from judge.cache import judge_cache_dir
 from judge.languages import Language
 from judge.sandbox import Limits, RunResult, Sandbox, box_files
+from judge.sandbox.slots import COMMAND
 from judge.verdicts import Status
 
 logger = logging.getLogger(__name__)
@@ -136,7 +137,8 @@ class Compiler:
     bounds is a CE that says so, and is not cached, since the limit is a setting the cache key
     does not hold."""
 
-    def __init__(self, slot: int = 0, cpu: int | None = None, cache: Path | None = None) -> None:
+    def __init__(self, slot: int = COMMAND.first, cpu: int | None = None,
+                 cache: Path | None = None) -> None:
         self.cache = cache or cache_root()
         self.slot = slot
         self.cpu = cpu

@@ -7,7 +7,9 @@ import shutil
 import socket
 import subprocess
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
+from judge.sandbox.slots import SLOT_COUNT, host_uid
 from judge.verdicts import Status
 
 
@@ -218,6 +220,43 @@ def _container_cgroup_flags(cgroups: _CgroupDetection) -> list[tuple[str, str]]:
              " ".join(f"-v /sys/fs/cgroup/{c}:/sys/fs/cgroup/{c}" for c in controllers))]
 
 
+def _id_ranges(path: Path, kind: str) -> list[tuple[str, int, int]]:
+    """(who, first, last) of each id an /etc/passwd or /etc/subuid-like file gives out."""
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return []
+    ranges = []
+    for line in lines:
+        fields = line.split(":")
+        try:
+            if kind == "passwd" and len(fields) > 2:
+                ranges.append((f"{fields[0]} (uid {fields[2]})", int(fields[2]), int(fields[2])))
+            elif kind == "subordinate" and len(fields) == 3:
+                first, count = int(fields[1]), int(fields[2])
+                ranges.append((f"{fields[0]} ({path} {first}-{first + count - 1})", first,
+                               first + count - 1))
+        except ValueError:
+            continue
+    return ranges
+
+
+def sandbox_uid_check(passwd: Path = Path("/etc/passwd"), subuid: Path = Path("/etc/subuid"),
+                      subgid: Path = Path("/etc/subgid")) -> Check:
+    """Run as root, the sandbox's programs take host uids of their own (judge/sandbox/slots.py):
+    no account and no rootless container's subordinate ids may use them."""
+    low, high = host_uid(0), host_uid(SLOT_COUNT - 1)
+    given = (_id_ranges(passwd, "passwd") + _id_ranges(subuid, "subordinate")
+             + _id_ranges(subgid, "subordinate"))
+    clashes = [who for who, first, last in given if first <= high and last >= low]
+    detail = f"sandbox programs run as host uids {low}-{high} (as root)"
+    return Check("sandbox uids", not clashes,
+                 detail + (f"; also given to {', '.join(clashes[:5])}" if clashes
+                           else ": no account or subordinate id range of this host uses them"),
+                 "a sandbox shares the kernel's per-user counts (processes, pipe buffers) with "
+                 "that account or container; give them ids outside the range")
+
+
 def run_checks() -> list[Check]:
     native = _native()
     checks: list[Check] = []
@@ -244,6 +283,7 @@ def run_checks() -> list[Check]:
     checks.append(_capabilities())
     checks.append(_container_check(cgroups))
     checks.extend(_sandbox_checks())
+    checks.append(sandbox_uid_check())
     checks.append(_tool("g++", ["g++", "--version"], "C++ submissions cannot be compiled"))
     checks.append(_tool("gcc", ["gcc", "--version"], "C submissions cannot be compiled"))
     checks.append(_tool("python3", ["python3", "--version"], "Python submissions cannot run"))

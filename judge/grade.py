@@ -18,8 +18,9 @@ from judge.languages import Language, get_language
 from judge.ownership import ThreadOwner
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits, RunResult, Sandbox
+from judge.sandbox.slots import COMMAND, cpu_of, interactor_slot
 from judge.sandbox.verdict import describe_end
-from judge.verdicts import Status, Verdict
+from judge.verdicts import JUDGE_FAILURES, Status, Verdict
 
 OUTPUT_LIMIT_MB = 64
 
@@ -62,6 +63,12 @@ class GradeResult:
     timings: dict = field(default_factory=dict)
 
     @property
+    def judge_failure(self) -> bool:
+        """No verdict on the submission (SE, FAIL, BUSY: the judge, the jury or the machine
+        failed it): an evaluation leaves it out of its metrics, and nobody may score it."""
+        return self.verdict in JUDGE_FAILURES
+
+    @property
     def max_cpu_time_ms(self) -> float:
         return max((t.cpu_time_ms for t in self.tests), default=0.0)
 
@@ -71,8 +78,8 @@ class GradeResult:
 
     def to_dict(self) -> dict:
         return {
-            "verdict": self.verdict, "problem": self.problem, "language": self.language,
-            "compile": self.compile.to_dict(),
+            "verdict": self.verdict, "judge_failure": self.judge_failure,
+            "problem": self.problem, "language": self.language, "compile": self.compile.to_dict(),
             "tests": [t.to_dict() for t in self.tests],
             "max_cpu_time_ms": self.max_cpu_time_ms, "max_memory_kb": self.max_memory_kb,
             "time_limit_ms": self.time_limit_ms, "memory_limit_mb": self.memory_limit_mb,
@@ -92,17 +99,21 @@ def run_limits(problem: Problem, language: Language) -> Limits:
 
 
 class Grader:
-    """A reusable grading slot: one compile sandbox, one run sandbox, one checker sandbox.
+    """A reusable grading slot: one compile sandbox, one run sandbox, one checker sandbox, all on
+    `slot` (judge/sandbox/slots.py), and for interactive problems an interactor sandbox on the
+    slot's interactor slot, pinned to the same CPU.
 
     Like a Sandbox, a Grader belongs to the thread that creates it: from any other thread,
     grade, sandbox and close raise a JudgeError. To grade in parallel, give each thread its own
     Grader on its own slot."""
 
-    def __init__(self, slot: int = 0, cpu: int | None = None, testlib: str | None = None) -> None:
+    def __init__(self, slot: int = COMMAND.first, cpu: int | None = None,
+                 testlib: str | None = None) -> None:
         self._owner = ThreadOwner("Grader")
         self.slot = slot
-        self.cpu = cpu
-        self.compiler = Compiler(slot=slot, cpu=cpu)
+        self.interactor_slot = interactor_slot(slot)
+        self.cpu = cpu_of(slot) if cpu is None else cpu   # its interactors' too (§4.5)
+        self.compiler = Compiler(slot=slot, cpu=self.cpu)
         self._work = Path(tempfile.mkdtemp(prefix="judge-grade-"))
         self._box = self._work / "box"
         self._box.mkdir()
@@ -111,7 +122,7 @@ class Grader:
         self._interactors: InteractorRunner | None = None
         self._checked_functional: dict[int, Problem] = {}
         from judge.checkers.runner import CheckerRunner
-        self.checkers = CheckerRunner(self.compiler, slot=slot, cpu=cpu, testlib=testlib)
+        self.checkers = CheckerRunner(self.compiler, slot=slot, cpu=self.cpu, testlib=testlib)
 
     def close(self) -> None:
         self._owner.check()
@@ -195,7 +206,8 @@ class Grader:
         """The submission against the interactor; then, when the interactor accepts and the
         problem has a checker, the checker on the interactor's output file."""
         if self._interactors is None:
-            self._interactors = InteractorRunner(self.checkers, slot=self.slot, cpu=self.cpu)
+            self._interactors = InteractorRunner(self.checkers, slot=self.interactor_slot,
+                                                 cpu=self.cpu)
         mark = time.perf_counter()
         interaction = self._interactors.interact(interactor, test.input, test.output,
                                                  self._sandbox(), argv, limits, lang.policy)

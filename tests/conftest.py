@@ -6,7 +6,8 @@
 - `require_sandbox`: skips a sandbox test when it cannot; with JUDGE_REQUIRE_SANDBOX=1 (CI) every
   skip, of any test, is turned into a failure.
 - `audited_host`: the host's audit record exists (evaluations then never audit first).
-- `assert_no_leftovers(slot, supervisor_pid)`: nothing of a run survives on the host, in the v1
+- `assert_no_leftovers(slot, supervisor_pid)`: nothing of a run survives on the host (no process
+  of the slot's uid or its interactors'), in the v1
   hierarchies and the v2 one (`slot_parents()`: where the judge puts its slot directories).
 - `assert_dead_supervisors_swept(pids)`: once a new slot has started, no directory of a
   supervisor killed with SIGKILL is left in any hierarchy.
@@ -35,23 +36,25 @@ import time
 from pathlib import Path
 
 import pytest
+import slot_blocks
+
+from judge.sandbox import slots
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 # The embedded pack's sources (generators, references, wrong solutions): not shipped.
 PACK_SOURCES = Path(__file__).resolve().parents[1] / "problems" / "pack"
-HOST_UID_BASE = 200000
 REQUIRE_ENV = "JUDGE_REQUIRE_SANDBOX"
 CGROUP_ENV = "JUDGE_CGROUP"
 SCALE_ENV = "JUDGE_TEST_TIME_SCALE"
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
 LEAF_NAME = "judge-leaf"    # the judge's own processes' cgroup under a v2 slot parent
-# Slots of this suite: far from the low slot numbers evaluations use, and different for every
-# pytest process (a concurrent run of this same suite must not share our uids), so that the
-# per-uid leftover check only ever sees our own runs. Slots SLOT_BASE .. SLOT_BASE+189 go to
-# tests, +195 is a "neighbour" uid no run of ours uses, +199 the availability probe. The Ray
-# workers of tests/test_eval_ray.py take slots above all of these (51000 + (pid % 250) x 40).
-SLOT_BASE = 1000 + (os.getpid() % 250) * 200
-NEIGHBOUR_SLOT = SLOT_BASE + 195
+# Slots of this suite: a block of its own for this pytest process (tests/slot_blocks.py), so
+# that the per-uid leftover check only ever sees our own runs.
+SLOT_BASE = slot_blocks.claim()
+NEIGHBOUR_SLOT = SLOT_BASE + slot_blocks.NEIGHBOUR
+# `judge eval --slot-base` of the tests: test_eval.py +0 (2 jobs), test_eval_resume.py +4,
+# test_api.py +8, test_eval_agreement.py +10 (2), test_interactive.py +12 (2).
+EVAL_SLOTS = SLOT_BASE + slot_blocks.EVALUATIONS.start
 _slots = itertools.count()
 
 
@@ -60,7 +63,7 @@ def require_sandbox_env() -> bool:
 
 
 def next_slot() -> int:
-    return SLOT_BASE + next(_slots) % 190
+    return SLOT_BASE + slot_blocks.SANDBOXES[next(_slots) % len(slot_blocks.SANDBOXES)]
 
 
 @functools.cache
@@ -199,7 +202,7 @@ def _sandbox_status() -> tuple[bool, str]:
     except Exception as exc:  # pragma: no cover - import problems are reported as the reason
         return False, f"cannot import judge.sandbox: {exc!r}"
     try:
-        with Sandbox(slot=SLOT_BASE + 199) as sb:
+        with Sandbox(slot=SLOT_BASE + slot_blocks.PROBE) as sb:
             result = sb.run(["/bin/true"], Limits(time_limit_ms=scaled(2000)))
             mode = sb.cgroup
     except Exception as exc:
@@ -286,7 +289,14 @@ def java_available(box):
 # -- leftovers -------------------------------------------------------------------------------
 
 def host_uid(slot: int) -> int:
-    return HOST_UID_BASE + slot
+    return slots.host_uid(slot)
+
+
+def uids_of_slot(slot: int) -> list[int]:
+    """The host uids a grading slot's programs run as: its own and its interactors'."""
+    if slot >= slots.RUN_SLOTS:
+        return [host_uid(slot)]
+    return [host_uid(slot), host_uid(slots.interactor_slot(slot))]
 
 
 def processes_of_uid(uid: int) -> list[str]:
@@ -469,8 +479,9 @@ def assert_no_leftovers(slot: int, supervisor_pid: int | None = None) -> None:
     supervisor lives its slot directories may exist with no process in them; once
     it is gone they must be gone too. Only that supervisor's directory for the slot is looked at,
     so other sandboxes running at the same time do not disturb the check."""
-    left = processes_of_uid(host_uid(slot))
-    assert not left, f"processes of slot {slot} (uid {host_uid(slot)}) survived: {left}"
+    for uid in uids_of_slot(slot):
+        left = processes_of_uid(uid)
+        assert not left, f"processes of slot {slot} (uid {uid}) survived: {left}"
     if supervisor_pid is None:
         return
     alive = is_alive(supervisor_pid)

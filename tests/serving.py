@@ -2,11 +2,11 @@
 port, started with given settings (or through the `judge serve` command itself), waited for
 until /readyz says ready, stopped with SIGTERM, and checked to leave no sandbox process behind.
 
-Each server of a test session takes its own sandbox slots, from 850 up (the service's default
-800 and up is left to a real server), so the leftover check of one never sees another's runs."""
+Each server of a test session takes its own sandbox slots, from the SERVERS part of the test
+process's block (tests/slot_blocks.py), in turn, so the leftover check of one never sees another's
+runs."""
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import signal
@@ -18,12 +18,12 @@ import time
 from pathlib import Path
 
 import requests
+from slot_blocks import SERVERS
 
-from conftest import host_uid, processes_of_uid, scaled
+from conftest import SLOT_BASE, processes_of_uid, scaled, uids_of_slot
 
 REPO = Path(__file__).resolve().parents[1]
-SLOT_BASE = 850
-_next_slot = itertools.count(SLOT_BASE)
+_next_offset = 0      # in SERVERS
 
 LAUNCH = ("import json, sys\n"
           "from judge.service.server import serve\n"
@@ -38,11 +38,12 @@ def free_port() -> int:
 
 
 def take_slots(count: int) -> int:
-    first = next(_next_slot)
-    for _ in range(count - 1):
-        next(_next_slot)
-    if first + count > 1000:
-        raise RuntimeError("the serve tests ran out of slot numbers (850-999)")
+    """The first of `count` consecutive slots no server of this session took lately."""
+    global _next_offset
+    if _next_offset + count > len(SERVERS):
+        _next_offset = 0
+    first = SLOT_BASE + SERVERS[_next_offset]
+    _next_offset += count
     return first
 
 
@@ -138,7 +139,8 @@ class Server:
         code = self.process.returncode
         deadline = time.monotonic() + scaled(10_000) / 1000
         while True:
-            left = [p for slot in self.slot_numbers for p in processes_of_uid(host_uid(slot))]
+            left = [p for slot in self.slot_numbers for uid in uids_of_slot(slot)
+                    for p in processes_of_uid(uid)]
             if not left or time.monotonic() > deadline:
                 break
             time.sleep(0.1)

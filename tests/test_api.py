@@ -10,12 +10,14 @@ import sys
 import textwrap
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import pytest
 
-from conftest import PACK_SOURCES, scaled
+from conftest import EVAL_SLOTS, PACK_SOURCES, next_slot, scaled
 from judge import JudgeError, api
+from judge.sandbox.slot import SUPERVISOR
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK = PACK_SOURCES / "codeforces-2020A"
@@ -101,8 +103,38 @@ def test_an_evaluator_embeds_the_api(tmp_path, audited_host):
     assert "Traceback" not in done.stderr
 
 
+def test_an_incomplete_evaluation_says_so(tmp_path, audited_host, monkeypatch):
+    """Samples the judge could not grade are left out of the metrics, as `judge eval` leaves them
+    out and exits 3: here an unknown problem, and samples whose run slot cannot start (a
+    supervisor that dies at once, so every run is the judge's failure, SE). The result says
+    incomplete, lists every sample left out, and a warning of its own category is emitted (it
+    used to return the metrics of the rest and say nothing)."""
+    monkeypatch.setattr(api, "_evaluate_slots", api._Handout(range(EVAL_SLOTS + 8, EVAL_SLOTS + 9)))
+    failing = tmp_path / "supervisor"
+    failing.write_text(f'#!/bin/sh\ncase " $* " in *" --box "*) exit 1;; esac\n'
+                       f'exec "{SUPERVISOR}" "$@"\n')
+    failing.chmod(0o755)
+    monkeypatch.setenv("JUDGE_SUPERVISOR", str(failing))     # run sandboxes only: --box DIR
+    right = (PACK / "sol.py").read_text()
+    rows = [{"problem_id": "2020A", "language": "python", "code": right},
+            {"problem_id": "2020A", "completion": "I cannot solve this."},
+            {"problem_id": "pack/no-such-problem", "language": "python", "code": right}]
+    with pytest.warns(api.IncompleteEvaluation, match="2 of 3 samples") as caught:
+        result = api.evaluate(rows, jobs=1)
+    assert len(caught) == 1
+    assert result.complete is False and result.summary["complete"] is False
+    assert [line.split(":")[0] for line in result.incomplete] == [
+        "row 1 (codeforces/2020A)", "row 3 (pack/no-such-problem)"]
+    assert "SE" in result.incomplete[0] and "SKIPPED" in result.incomplete[1]
+    assert result.summary["problems"]["codeforces/2020A"]["n"] == 1     # the NO_CODE row
+    monkeypatch.delenv("JUDGE_SUPERVISOR")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert api.evaluate(rows[:2], jobs=1).complete is True
+
+
 def test_concurrent_calls_hold_different_slots_and_wait_for_a_free_one():
-    slots = api._SlotRange(50, 3)
+    slots = api._Handout(range(50, 53))
     with slots.hold(1) as a, slots.hold(2) as b:
         assert (a, b) == (50, 51)
         got: list[int] = []
@@ -123,7 +155,7 @@ def test_concurrent_calls_hold_different_slots_and_wait_for_a_free_one():
 
 def test_a_grader_used_from_another_thread_raises(require_sandbox):
     errors: list[Exception] = []
-    with api.Grader(slot=api.GRADE_SLOT_BASE + 30) as grader:
+    with api.Grader(slot=next_slot()) as grader:
         def use() -> None:
             try:
                 grader.grade("print(1)", "python", api.load_problem("2020A"))

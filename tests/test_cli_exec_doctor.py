@@ -183,3 +183,22 @@ def test_requests_the_supervisor_cannot_take_are_judge_errors(require_sandbox, b
         with pytest.raises(JudgeError, match=message):
             sb.run(argv, env=env)
         assert sb.run(["./exitcode", "0"]).status == "OK"   # the slot is still usable
+
+
+def test_doctor_says_whether_the_sandbox_uids_are_free_on_this_host(tmp_path):
+    """Sandbox programs run as host uids 200000-265535 (judge/sandbox/slots.py): an account or
+    a rootless container's subordinate range there would share per-user counts with them."""
+    from judge.doctor import sandbox_uid_check
+    passwd, subuid, subgid = (tmp_path / name for name in ("passwd", "subuid", "subgid"))
+    passwd.write_text("root:x:0:0::/root:/bin/sh\nalice:x:1000:1000::/home/alice:/bin/sh\n")
+    subuid.write_text("alice:100000:65536\n")
+    subgid.write_text("")
+    check = sandbox_uid_check(passwd, subuid, subgid)
+    assert check.ok and "200000-265535" in check.detail, check
+    passwd.write_text(passwd.read_text() + "bob:x:200007:200007::/home/bob:/bin/sh\n")
+    subgid.write_text("alice:100000:65536\ncarol:231072:65536\n")
+    check = sandbox_uid_check(passwd, subuid, subgid)
+    assert not check.ok and check.without, check
+    assert "bob (uid 200007)" in check.detail and "carol" in check.detail
+    assert "alice" not in check.detail
+

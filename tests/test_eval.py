@@ -16,6 +16,7 @@ import pytest
 
 import judge
 from conftest import (
+    EVAL_SLOTS,
     HOST_CGROUP_MODES,
     PACK_SOURCES,
     TIME_FACTORS,
@@ -34,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PROGRESS_LINE = re.compile(r"judging \(\d slots?\): \d+/\d+ samples \(\d+%\), [\d.]+/min, "
                            r"elapsed \d+:\d\d:\d\d, ETA (\d+:\d\d:\d\d|\?)")
-SLOT_BASE = "620"   # away from the sandbox suites' slots and from default evals
+SLOT_BASE = str(EVAL_SLOTS)    # this test process's own (tests/slot_blocks.py)
 
 
 

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import scaled, scaled_time_factors_env
+from conftest import EVAL_SLOTS, scaled, scaled_time_factors_env
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -143,7 +143,7 @@ def test_verdicts_agree_with_a_careful_judge(tmp_path, audited_host):
     env.pop("JUDGE_TESTLIB", None)        # no testlib checkout: the judge's own header
     done = subprocess.run([sys.executable, "-c", "from judge.cli import main; main()", "eval",
                            str(gens), "--dataset", str(data), "--out", str(tmp_path / "out"),
-                           "--jobs", "2", "--slot-base", "680", "--no-progress", "--json"],
+                           "--jobs", "2", "--slot-base", str(EVAL_SLOTS + 10), "--no-progress", "--json"],
                           capture_output=True, text=True, cwd=ROOT, env=env,
                           timeout=scaled(900_000) / 1000)
     assert done.returncode == 0, done.stderr[-3000:]

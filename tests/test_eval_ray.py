@@ -8,10 +8,9 @@ a head and a worker node of one CPU each, more nodes added by the tests that nee
 - the driver killed with SIGKILL: the same command again judges nothing that was stored;
 - --ray alone starts a local Ray instance.
 
-Sandbox slots: the Ray workers of this module use RAY_SLOT_BASE and up, a range of its own
-per pytest process, above the suite's (conftest: 1000 + 250 x 200) and every other user's
-(evaluations 0.., judge.api 400-599, the audit 700, serve 800-999). Nothing here asserts a
-wall-clock bound: the machine is shared; only progress deadlines, scaled, are waited on.
+Sandbox slots: the Ray workers of this module use RAY_SLOT_BASE and up, the RAY part of the
+pytest process's own block (tests/slot_blocks.py). Nothing here asserts a wall-clock bound: the
+machine is shared; only progress deadlines, scaled, are waited on.
 """
 from __future__ import annotations
 
@@ -27,8 +26,16 @@ import time
 from pathlib import Path
 
 import pytest
+import slot_blocks
 
-from conftest import PACK_SOURCES, host_uid, processes_of_uid, scaled, scaled_time_factors_env
+from conftest import (
+    PACK_SOURCES,
+    SLOT_BASE,
+    processes_of_uid,
+    scaled,
+    scaled_time_factors_env,
+    uids_of_slot,
+)
 
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")    # before ray starts anything
 # The Ray Client server gives the process it starts for a client 30 s to answer; on a busy
@@ -40,7 +47,7 @@ ray = pytest.importorskip("ray", reason="judge[ray] is not installed (make setup
 from judge.evaluate.ray_pool import CLIENT_INIT_ATTEMPTS, RayCluster  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-RAY_SLOT_BASE = 51000 + (os.getpid() % 250) * 40   # 51000 .. 60999, 40 slots a pytest process
+RAY_SLOT_BASE = SLOT_BASE + slot_blocks.RAY.start  # 44 slots of this pytest process
 LOCAL_SLOT = RAY_SLOT_BASE                         # the local reference runs (2 slots)
 RAY_SLOT = RAY_SLOT_BASE + 4                       # each Ray run's workers, replacements, re-runs
 NODE = {"num_cpus": 1, "object_store_memory": 80 * 1024 * 1024}
@@ -223,8 +230,9 @@ def assert_no_worker_left() -> None:
     """Once an evaluation is over, its workers are gone and no process of their slots is left
     on the host."""
     wait_until(lambda: not worker_processes(), "the Ray workers to end", 60)
-    slots = range(RAY_SLOT_BASE, RAY_SLOT_BASE + 40)
-    wait_until(lambda: not any(processes_of_uid(host_uid(s)) for s in slots),
+    uids = [uid for slot in range(RAY_SLOT_BASE, SLOT_BASE + slot_blocks.RAY.stop)
+            for uid in uids_of_slot(slot)]
+    wait_until(lambda: not any(processes_of_uid(uid) for uid in uids),
                "the workers' sandboxes to end", 60)
 
 

@@ -13,12 +13,12 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import PACK_SOURCES, assert_dead_supervisors_swept, is_alive, scaled, supervisor_pids_of
+from conftest import EVAL_SLOTS, PACK_SOURCES, assert_dead_supervisors_swept, is_alive, scaled, supervisor_pids_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SOL = PACK_SOURCES / "codeforces-2020A" / "sol.py"
 SAMPLES = 8
-SLOT_BASE = "640"
+SLOT_BASE = str(EVAL_SLOTS + 4)    # beside test_eval.py's
 
 
 def start(gens: Path, out: Path) -> subprocess.Popen:

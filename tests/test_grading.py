@@ -20,6 +20,7 @@ from conftest import (
     PACK_SOURCES,
     SUITE_CGROUP,
     grade_to_a_verdict,
+    next_slot,
     quiet_cpu,
     scaled,
     scaled_problem,
@@ -56,7 +57,7 @@ def solution(problem_id: str, kind: str, lang: str) -> Path:
 
 @pytest.fixture(scope="module")
 def grader(require_sandbox):
-    with Grader(slot=40, cpu=quiet_cpu()) as g:
+    with Grader(slot=next_slot(), cpu=quiet_cpu()) as g:
         yield g
 
 
@@ -204,7 +205,7 @@ def test_cli_run_bad_input(args, message):
 
 def test_testlib_dir_without_testlib_h_is_rejected(tmp_path):
     with pytest.raises(JudgeError, match="testlib.h"):
-        Grader(slot=42, testlib=str(tmp_path)).close()
+        Grader(slot=next_slot(), testlib=str(tmp_path)).close()
 
 
 @pytest.mark.parametrize("path", ["/etc/shadow", "/root/.bashrc", "/proc/1/environ"])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PACK_SOURCES, grade_to_a_verdict, quiet_cpu, scaled, scaled_time_factors_env
+from conftest import EVAL_SLOTS, PACK_SOURCES, grade_to_a_verdict, next_slot, quiet_cpu, scaled, scaled_time_factors_env
 from judge import JudgeError
 from judge.checkers import interactor as interactor_module
 from judge.grade import Grader
@@ -39,7 +39,7 @@ def guess_problem(*, checker: str = "", answer: bytes = b"", interactor: str = G
 
 @pytest.fixture(scope="module")
 def grader():
-    with Grader(slot=45, cpu=quiet_cpu()) as g:
+    with Grader(slot=next_slot(), cpu=quiet_cpu()) as g:
         yield g
 
 
@@ -303,7 +303,7 @@ def test_judge_eval_on_the_pack_problem(tmp_path, audited_host):
     generations = tmp_path / "generations.jsonl"
     generations.write_text("".join(json.dumps(row) + "\n" for row in rows))
     done = judge_cli("eval", str(generations), "--out", str(tmp_path / "out"), "--jobs", "2",
-                     "--slot-base", "660", "--no-progress")
+                     "--slot-base", str(EVAL_SLOTS + 12), "--no-progress")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["problems"]["pack/guess-the-number"] == {**summary["problems"]["pack/guess-the-number"],

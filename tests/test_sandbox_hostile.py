@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 
 from conftest import (
-    HOST_UID_BASE,
     NEIGHBOUR_SLOT,
     assert_dead_supervisors_swept,
     assert_no_leftovers,
@@ -504,7 +503,7 @@ def test_host_abstract_unix_socket_is_unreachable(make_sandbox):
 # -- signals to everything ------------------------------------------------------------------
 
 def test_kill_minus_one_harms_nothing_outside(sb):
-    neighbour_uid = HOST_UID_BASE + NEIGHBOUR_SLOT   # a slot uid this suite never runs as
+    neighbour_uid = host_uid(NEIGHBOUR_SLOT)   # a slot uid this suite never runs as
     outside = [subprocess.Popen(["sleep", "30"])]     # the judge's own uid
     if os.geteuid() == 0:
         outside.append(subprocess.Popen(["setpriv", f"--reuid={neighbour_uid}",

@@ -159,6 +159,46 @@ def test_batches_are_graded_and_polled(server):
     assert sum(i["status"] == "cancelled" for i in final["items"]) >= 8
 
 
+# A testlib checker with no answer for the input 7: it FAILs there whatever the output.
+JURY_WITHOUT_AN_ANSWER = r'''
+#include "testlib.h"
+int main(int argc, char* argv[]) {
+    registerTestlibCmd(argc, argv);
+    if (inf.readInt() == 7) quitf(_fail, "the jury has no answer for 7");
+    if (ouf.readInt() != ans.readInt()) quitf(_wa, "wrong");
+    quitf(_ok, "right");
+}
+'''
+
+
+def test_a_batch_says_which_items_the_judge_failed_at(server):
+    """Like `judge eval`'s summary, a batch says whether every item has a verdict the metrics
+    may count (complete) and lists the ones the judge failed at (excluded); each grading says
+    whether it is a judge failure (it used to be only a verdict among others)."""
+    doubler = "print(int(input()) * 2)"
+    good = {"tests": [{"input": "2", "output": "4"}]}
+    broken = {"tests": [{"input": "2", "output": "4"}, {"input": "7", "output": "14"}],
+              "checker": JURY_WITHOUT_AN_ANSWER}
+    items = [{"code": doubler, "language": "python", "problem": good},
+             {"code": doubler, "language": "python", "problem": broken},
+             {"code": "print(0)", "language": "python", "problem": good}]
+    batch = server.post("/v1/batches", {"items": items}).json()
+    assert server.get(batch["url"]).json()["complete"] is False     # not done yet, or failed
+    wait_for(lambda: server.get(batch["url"]).json()["status"] == "done", 120_000, "the batch")
+    status = server.get(batch["url"]).json()
+    assert status["complete"] is False
+    assert status["excluded"]["count"] == 1 and status["excluded"]["items"][0]["index"] == 1
+    left_out = status["items"][1]
+    assert left_out["status"] == "error" or left_out["result"]["judge_failure"] is True
+    assert [status["items"][i]["result"]["judge_failure"] for i in (0, 2)] == [False, False]
+    fine = server.post("/v1/batches", {"items": [items[0], items[2]]}).json()
+    wait_for(lambda: server.get(fine["url"]).json()["status"] == "done", 120_000, "the batch")
+    status = server.get(fine["url"]).json()
+    assert status["complete"] is True and status["excluded"]["count"] == 0
+    single = server.post("/v1/grade", items[0]).json()
+    assert single["verdict"] == "AC" and single["judge_failure"] is False
+
+
 def test_languages_health_readiness_and_openapi(server):
     languages = {entry["name"]: entry for entry in server.get("/v1/languages").json()}
     assert set(languages) >= {"cpp", "c", "python", "pypy3", "java"}

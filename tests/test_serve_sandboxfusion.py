@@ -10,6 +10,7 @@ import asyncio
 import base64
 import secrets
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,11 @@ import sandbox_fusion as sf
 from sandbox_fusion import models as sf_models
 
 from conftest import PACK_SOURCES
+from judge.compiler import CompileResult
+from judge.grade import GradeResult
+from judge.service.errors import ApiError
+from judge.service.sandboxfusion import refuse_judge_failure
+from judge.verdicts import Verdict
 from serving import Server
 
 pytestmark = pytest.mark.usefixtures("require_sandbox")
@@ -172,14 +178,74 @@ def test_pypy3_under_its_own_name(server):
         assert sf.run_code(request, max_attempts=1).run_result.stdout == "45\n"
 
 
-def test_unsupported_language_is_a_clean_sandbox_error(server):
+def test_an_unsupported_language_is_a_failed_run_answered_at_once(server):
+    """A language this judge does not run is the submission's failure (as `judge eval` counts
+    it, UNGRADABLE), answered as SandboxFusion answers a run that could not start: a Failed
+    result on the first request. It used to be a SandboxError, which the client retries five
+    times (~15 s of back-off) and then raises."""
     request = sf.RunCodeRequest(code="console.log(1)", language="nodejs")
-    with pytest.raises(Exception, match="not supported by this judge"):
-        sf.run_code(request, max_attempts=1)
-    response = server.post("/run_code", request.dict())
-    assert response.status_code == 200
-    body = response.json()
-    assert body["status"] == "SandboxError" and "nodejs" in body["message"]
+    started = time.monotonic()
+    result = sf.run_code(request)                     # the client's own retry settings
+    assert time.monotonic() - started < 5, "the client retried"
+    assert result.status == sf.RunStatus.Failed and "not supported by this judge" in result.message
+    assert result.compile_result is None and result.run_result is None
+    assert sf.summary_run_code_result(result, sf.SummaryMapping()) == "Failed"
+    body = server.post("/run_code", request.dict()).json()
+    assert body["verdict"] == "UNGRADABLE" and "nodejs" in body["message"]
+
+    submit = sf.SubmitRequest(dataset="x", id="rust", completion="```rust\nfn main() {}\n```",
+                              config=sf.TestConfig(language="rust",
+                                                   provided_data={"test": _tests([("1", "1")])}))
+    started = time.monotonic()
+    result = sf.submit(submit)
+    assert time.monotonic() - started < 5, "the client retried"
+    assert not result.accepted and result.extra["verdict"] == "UNGRADABLE"
+    assert result.tests[0].exec_info.status == sf.RunStatus.Failed
+    assert "not supported by this judge" in result.tests[0].exec_info.message
+
+
+# A testlib checker with no answer for the input 7: it FAILs there whatever the output (the
+# jury's own answer too), the jury's fault.
+JURY_WITHOUT_AN_ANSWER = r'''
+#include "testlib.h"
+int main(int argc, char* argv[]) {
+    registerTestlibCmd(argc, argv);
+    if (inf.readInt() == 7) quitf(_fail, "the jury has no answer for 7");
+    if (ouf.readInt() != ans.readInt()) quitf(_wa, "wrong");
+    quitf(_ok, "right");
+}
+'''
+
+
+def test_a_judge_failure_is_never_an_answer_the_client_scores(server):
+    """A grading the judge failed at (here the checker FAILs, the jury's fault) is no verdict on
+    the submission: /submit answers it with an error, which `submit` raises, never with
+    accepted=false, which a reward function reads as the model's failure (it used to)."""
+    data = {"test": _tests([("2", "4"), ("7", "14")]), "checker": JURY_WITHOUT_AN_ANSWER}
+    request = sf.SubmitRequest(dataset="x", id="jury", completion=DOUBLER,
+                               config=sf.TestConfig(language="python", provided_data=data))
+    response = server.post("/submit", request.dict())
+    assert response.status_code != 200, response.text
+    assert "FAIL" in response.json()["message"] or "checker" in response.json()["message"]
+    with pytest.raises(Exception, match="Faas api responded"):
+        sf.submit(request, max_attempts=1)
+
+
+def _graded(verdict: Verdict) -> GradeResult:
+    return GradeResult(verdict=verdict, problem="p", language="python",
+                       compile=CompileResult("OK", "", None, False, 0.0))
+
+
+@pytest.mark.parametrize("verdict, status, retry", [
+    (Verdict.SE, 503, True), (Verdict.BUSY, 503, True), (Verdict.FAIL, 422, False)])
+def test_what_submit_answers_for_each_judge_failure(verdict, status, retry):
+    """SE and BUSY may go away on another try: 503 with Retry-After (the client retries, then
+    raises). A checker's FAIL is the problem's fault: 422. Neither is an EvalResult."""
+    with pytest.raises(ApiError) as raised:
+        refuse_judge_failure(_graded(verdict), retry_after_s=1)
+    assert raised.value.status_code == status and verdict in raised.value.message
+    assert ("Retry-After" in raised.value.headers) == retry
+    refuse_judge_failure(_graded(Verdict.WA), retry_after_s=1)     # a verdict: answered
 
 
 def _tests(pairs):

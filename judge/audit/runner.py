@@ -16,13 +16,15 @@ from judge.grade import Grader, TestResult, run_limits
 from judge.languages import Language
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits, RunResult
+from judge.sandbox.slots import AUDIT
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 SOURCES = {"cpp": "probe.cpp", "python": "probe.py", "java": "Probe.java"}
 # The interaction probes: a C++ program that echoes, against an interactor that times it.
 ECHO, ROUND_TRIP_INTERACTOR = "echo.cpp", "round_trip_interactor.cpp"
-# A slot of its own: the audit's host-side checks look for processes of this slot's uid.
-AUDIT_SLOT = 700
+# A slot of its own (judge/sandbox/slots.py): the audit's host-side checks look for processes
+# of this slot's uid.
+AUDIT_SLOT = AUDIT.first
 BREAK_ENV = "JUDGE_AUDIT_BREAK"
 OUTPUT_CAPTURE = 64 * 1024
 

@@ -66,10 +66,12 @@ def interactor_limits(submission: Limits) -> Limits:
 
 
 class InteractorRunner:
-    """The interactor's slot, beside a Grader's run slot (on the same CPU: the two programs
-    take turns, and a query's answer goes to a CPU that is already awake)."""
+    """The interactor's slot, beside a Grader's run slot: a slot number of its own (the two
+    programs are alive at once, so they must not share a uid: judge/sandbox/slots.py) on the
+    same CPU (the two programs take turns, and a query's answer goes to a CPU that is already
+    awake)."""
 
-    def __init__(self, checkers: CheckerRunner, slot: int = 0, cpu: int | None = None) -> None:
+    def __init__(self, checkers: CheckerRunner, *, slot: int, cpu: int) -> None:
         self.checkers = checkers
         self.slot = slot
         self.cpu = cpu

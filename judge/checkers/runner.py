@@ -19,6 +19,7 @@ from judge.compiler import CompileResult
 from judge.languages import LANGUAGES
 from judge.problems.model import is_checker_source
 from judge.sandbox import Limits, RunResult, Sandbox
+from judge.sandbox.slots import COMMAND
 from judge.verdicts import CHECKER_EXIT_VERDICTS, CheckerVerdict, Status
 
 CHECKER_LIMITS = Limits(time_limit_ms=10_000, memory_limit_mb=1024, output_limit_mb=1,
@@ -29,7 +30,7 @@ KEPT_BUILDS = 4
 
 
 class CheckerRunner:
-    def __init__(self, compiler, slot: int = 0, cpu: int | None = None,
+    def __init__(self, compiler, slot: int = COMMAND.first, cpu: int | None = None,
                  testlib: str | None = None) -> None:
         self.compiler = compiler
         self.slot = slot

@@ -104,8 +104,9 @@ def eval_command(
         DEFAULT_INTERVAL_S, "--progress-interval", metavar="SECONDS",
         help="When stderr is not a terminal (a log, CI), a progress line every SECONDS instead "
              "of a bar."),
-    slot_base: int = typer.Option(0, "--slot-base", hidden=True,
-                                  help="First sandbox slot number (to keep concurrent evals apart)."),
+    slot_base: int | None = typer.Option(None, "--slot-base", hidden=True,
+                                         help="First sandbox slot number (to keep concurrent "
+                                              "evals apart)."),
 ) -> None:
 
     from judge import JudgeError
@@ -117,8 +118,6 @@ def eval_command(
         raise fail(f"--jobs must be at least 1, got {jobs}")
     if not progress_interval > 0:
         raise fail(f"--progress-interval must be a positive number of seconds, got {progress_interval:g}")
-    if slot_base < 0:
-        raise fail("--slot-base must be >= 0")
     if ray is not None and not _ray_address(ray):
         raise fail(f"--ray: {ray!r} is not a Ray address ('local', 'auto', HOST:PORT or "
                    "ray://HOST:PORT)")

@@ -20,8 +20,9 @@ def serve_command(
                                            "every endpoint but /healthz and /readyz needs one."),
     dataset: str | None = typer.Option(None, "--dataset", "-d", help="Problems for /v1/grade "
                                        "and /submit by id, beside the embedded pack. " + DATASET_HELP),
-    slot_base: int | None = typer.Option(None, "--slot-base", help="First sandbox slot number "
-                                         "(uid 200000+N as root; default 800)."),
+    slot_base: int | None = typer.Option(None, "--slot-base", help="First sandbox slot number, "
+                                         "0-32767 (uid 200000+N as root; default: the "
+                                         "service's own range, 9216 and up)."),
     queue_size: int | None = typer.Option(None, "--queue-size", help="Jobs waiting for a slot "
                                           "before 503 (default 16 per slot, at least 64)."),
     max_body_mb: int | None = typer.Option(None, "--max-body-mb", help="Largest request body."),

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from judge import JudgeError, __version__
+from judge.sandbox.slots import RAY_WORKERS, cpu_of
 
 if TYPE_CHECKING:
     from judge.evaluate.provenance import Provenance
@@ -154,7 +155,7 @@ class JudgeWorker:
             if spec["cpu_index"] is None:
                 cpu = idlest_cpu(cpus, 0.3)
             else:
-                cpu = cpus[spec["cpu_index"] % len(cpus)]
+                cpu = cpu_of(spec["cpu_index"], cpus)
             self.info["cpu"] = cpu
             from judge.evaluate.provenance import establish
             provenance = establish(spec["languages"], spec["slot"], spec["allow_unaudited"],
@@ -305,7 +306,8 @@ class RayCluster:
         self.address = cfg.ray or LOCAL
         self.languages = languages
         self.started_ray = False
-        self.next_slot = cfg.slot_base
+        self.slots = RAY_WORKERS.span(cfg.slot_base)   # workers take them in turn, cluster-wide
+        self.next_slot = iter(self.slots)
         self.faults: list[dict] = []
         self.refused: list[dict] = []
         self.nodes_used: dict[str, dict] = {}
@@ -389,10 +391,10 @@ class RayCluster:
 
     def _spawn(self, node: _Node, cpu_index: int | None) -> _Handle:
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
-        slot = self.next_slot
-        self.next_slot += 1
-        if slot > 65535:
-            raise JudgeError("no sandbox slot numbers left for Ray workers (at most 65535)")
+        slot = next(self.next_slot, None)
+        if slot is None:
+            raise JudgeError(f"no sandbox slot numbers left for Ray workers (slots "
+                             f"{self.slots.start}-{self.slots.stop - 1} are all taken)")
         spec = {"slot": slot, "cpu_index": cpu_index, "version": __version__,
                 "time_factors": _time_factors_env(), "languages": self.languages,
                 "allow_unaudited": self.cfg.allow_unaudited,

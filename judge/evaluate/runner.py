@@ -43,6 +43,7 @@ from judge.evaluate.summary import EvalResult, build
 from judge.functional import check_tests, function_name, harness_id, is_functional
 from judge.problems.model import Problem
 from judge.problems.source import ProblemSource, parse_dataset
+from judge.sandbox.slots import EVALUATION, cpu_of
 from judge.verdicts import KilledBy, Verdict
 
 if TYPE_CHECKING:
@@ -249,7 +250,7 @@ def _se_record(task: Task, message: str) -> dict:
 
 
 class Pool:
-    """``jobs`` threads, thread i owning Grader(slot=slot_base+i, cpu=cpus[i]). A Grader's
+    """``jobs`` threads, thread i owning Grader(slot=slot_base+i, cpu=cpu_of(i, cpus)). A Grader's
     supervisors die with the thread that started them (PR_SET_PDEATHSIG), so each grader lives
     and dies in its own thread."""
 
@@ -262,7 +263,7 @@ class Pool:
         self.results: queue.SimpleQueue[Outcome | None] = queue.SimpleQueue()
         self.stop = threading.Event()
         self.threads = [threading.Thread(target=self._work, name=f"judge-slot-{i}", daemon=True,
-                                         args=(slot_base + i, cpus[i % len(cpus)], testlib))
+                                         args=(slot_base + i, cpu_of(i, cpus), testlib))
                         for i in range(jobs)]
         self.workers = len(self.threads)    # each puts one None on `results` when it is done
 
@@ -389,7 +390,7 @@ class EvalConfig:
     language: str | None = None           # of rows whose block has no language tag
     skip_ungradable: bool = False
     allow_unaudited: bool = False         # evaluate on a host whose audit failed or never ran
-    slot_base: int = 0
+    slot_base: int | None = None          # default: the EVALUATION or RAY_WORKERS slots
     ray: str | None = None                # judge on Ray: "local" (start one), "auto", an address
     progress: bool = True
     progress_interval_s: float = DEFAULT_INTERVAL_S   # between plain lines when not a terminal
@@ -418,12 +419,12 @@ class PhasePool(Protocol):
     def shutdown(self, timeout: float = 30.0) -> None: ...
 
 
-def _local_pool(tasks: list[Task], jobs: int, phase: str, cfg: EvalConfig,
-                cpus: list[int]) -> PhasePool:
+def _local_pool(tasks: list[Task], jobs: int, phase: str, cfg: EvalConfig, cpus: list[int],
+                first_slot: int) -> PhasePool:
     # Re-runs go alone to the CPU other work leaves the most room on: a run starved there
     # (BUSY) or slowed (a TLE near its limit) gets its fairest chance.
     return Pool(tasks, jobs, cpus if phase == "parallel" else [idlest_cpu(cpus, 0.3)],
-                cfg.slot_base, cfg.testlib)
+                first_slot, cfg.testlib)
 
 
 def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig,
@@ -510,7 +511,7 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
     wall_started = time.monotonic()
     time_factors_from_env()
     cpus = usable_cpus()
-    jobs = cfg.jobs if cfg.jobs is not None else len(cpus)
+    jobs = cfg.jobs if cfg.jobs is not None else EVALUATION.default_count(len(cpus))
     if jobs < 1:
         raise JudgeError(f"--jobs must be at least 1, got {jobs}")
     standings = load_standings(cfg.standings) if cfg.standings else None
@@ -542,10 +543,12 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         jobs = cluster.size
         make_pool = cluster.pool
     else:
-        provenance = establish(languages, cfg.slot_base, cfg.allow_unaudited, warn)
+        # The workers' slots; the first also validates the checkers, audits and re-runs.
+        first_slot = EVALUATION.take(jobs, cfg.slot_base).start
+        provenance = establish(languages, first_slot, cfg.allow_unaudited, warn)
 
         def make_pool(tasks: list[Task], jobs: int, phase: str) -> PhasePool:
-            return _local_pool(tasks, jobs, phase, cfg, cpus)
+            return _local_pool(tasks, jobs, phase, cfg, cpus, first_slot)
     try:
         store = Store(out / STORE_NAME)
     except BaseException:
@@ -570,7 +573,7 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
         if cluster is not None:
             cluster.validate(to_validate)
         else:
-            validate_problems(to_validate, cfg.slot_base, cfg.testlib)
+            validate_problems(to_validate, first_slot, cfg.testlib)
         stats["cached"] = sum(1 for k in unique if k in stored and stored[k].state == "final")
         stats["unique_programs"] = len(unique)
         stats["samples"] = len(samples)

@@ -31,6 +31,27 @@ class EvalResult:
     out: Path
     stats: dict
 
+    @property
+    def complete(self) -> bool:
+        """Whether the metrics cover every sample (summary.json's `complete`; `judge eval`
+        exits 3 when they do not)."""
+        return bool(self.summary["complete"])
+
+    @property
+    def incomplete(self) -> list[str]:
+        """Why not: one line for each sample left out of the metrics, `row R (problem):
+        VERDICT: reason`; empty when complete."""
+        return [f"row {r['row']} ({r['problem_id']}): {r['verdict']}"
+                + (f": {' '.join(r['reason'].split())[:300]}" if r.get("reason") else "")
+                for r in self.samples if left_out(r)]
+
+
+def left_out(record: dict) -> bool:
+    """A sample the judge could not grade (SE, FAIL, BUSY, SKIPPED), left out of the metrics
+    and never scored: the run is incomplete. Ungradable samples left out on request
+    (--skip-ungradable) are not."""
+    return bool(record.get("excluded")) and not record.get("skipped_on_request")
+
 
 def _sample_record(s, stored, run_id: int | None) -> dict:
     rec: dict[str, Any] = {"row": s.gen.row, "problem_id": s.problem_id,
@@ -257,20 +278,20 @@ def _completeness(records: list[dict]) -> dict:
     """Whether the metrics cover every row: samples the judge failed on (SE, a checker's FAIL)
     or could not take (an unknown problem, a toolchain missing here) are left out of them,
     never scored as the model's failures, and the run is marked incomplete."""
-    left_out = [r for r in records if r.get("excluded") and not r.get("skipped_on_request")]
-    by_verdict = dict(sorted(Counter(r["verdict"] for r in left_out).items()))
+    excluded = [r for r in records if left_out(r)]
+    by_verdict = dict(sorted(Counter(r["verdict"] for r in excluded).items()))
     info: dict[str, Any] = {
-        "complete": not left_out,
-        "excluded": {"count": len(left_out), "by_verdict": by_verdict,
+        "complete": not excluded,
+        "excluded": {"count": len(excluded), "by_verdict": by_verdict,
                      "samples": [{"row": r["row"], "problem_id": r["problem_id"],
                                   "verdict": r["verdict"], "reason": (r.get("reason") or "")[:300]}
-                                 for r in left_out[:100]]},
+                                 for r in excluded[:100]]},
         "warnings": [],
     }
-    if left_out:
+    if excluded:
         parts = ", ".join(f"{n} {v}" for v, n in by_verdict.items())
         info["warnings"].append(
-            f"INCOMPLETE: {len(left_out)} sample(s) are left out of the metrics ({parts}): the "
+            f"INCOMPLETE: {len(excluded)} sample(s) are left out of the metrics ({parts}): the "
             "judge could not grade them; SE samples are judged again on the next run")
     on_request = sum(1 for r in records if r.get("skipped_on_request"))
     if on_request:
@@ -284,4 +305,4 @@ def _atomic_write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-__all__ = ["build", "EvalResult"]
+__all__ = ["build", "EvalResult", "left_out"]

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import BinaryIO
 
 from judge import JudgeError
-from judge.cpus import usable_cpus
 from judge.ownership import ThreadOwner
 from judge.sandbox import box_files, protocol
 from judge.sandbox.errors import SandboxError
 from judge.sandbox.policy import FORKING_POLICIES, policy_bpf, syscall_name
 from judge.sandbox.result import Limits, RunResult
+from judge.sandbox.slots import COMMAND, cpu_of
 from judge.sandbox.verdict import classify
 
 logger = logging.getLogger(__name__)
@@ -89,7 +89,7 @@ class Sandbox:
     """
 
     def __init__(self, box: str | os.PathLike | None = None, policy: str = "native", *,
-                 slot: int = 0, cpu: int | None = None, cgroup: str | None = None,
+                 slot: int = COMMAND.first, cpu: int | None = None, cgroup: str | None = None,
                  box_writable: bool = False, box_tmpfs_mb: int | None = None,
                  tmp_size_mb: int = 64, binds: tuple = (), env: dict[str, str] | None = None,
                  delivery_timeout_ms: int = DELIVERY_TIMEOUT_MS) -> None:
@@ -108,7 +108,7 @@ class Sandbox:
         self.box = box
         self.policy = policy
         self.slot = slot
-        self.cpu = self._default_cpu(slot) if cpu is None else cpu
+        self.cpu = cpu_of(slot) if cpu is None else cpu
         self.cgroup_request = cgroup
         self.box_writable = box_writable
         self.box_tmpfs_mb = box_tmpfs_mb
@@ -127,11 +127,6 @@ class Sandbox:
         self._notes_read = 0
         self._owner = ThreadOwner("Sandbox")
         self._pending: PendingRun | None = None
-
-    @staticmethod
-    def _default_cpu(slot: int) -> int:
-        cpus = usable_cpus()
-        return cpus[slot % len(cpus)]
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> Sandbox:

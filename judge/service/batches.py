@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 from judge import JudgeError
 from judge.service.errors import ApiError, ErrorResponse
-from judge.service.v1_models import BatchItem, BatchStatus
+from judge.service.v1_models import BatchItem, BatchStatus, Excluded, ExcludedItem
 
 if TYPE_CHECKING:
     from judge.service.runtime import Service
@@ -41,8 +41,14 @@ class Batch:
         verdicts = Counter(item.result.verdict for item in self.items if item.result is not None)
         state: Literal["running", "done", "cancelled"] = (
             "cancelled" if self.cancelled else ("done" if self.done else "running"))
+        excluded = [_excluded(item) for item in self.items
+                    if item.status == "error" or (item.result and item.result.judge_failure)]
         return BatchStatus(id=self.id, status=state, total=len(self.items),
                            finished=self.finished, verdicts=dict(verdicts),
+                           complete=state == "done" and not excluded,
+                           excluded=Excluded(count=len(excluded), items=excluded,
+                                             by_verdict=dict(sorted(Counter(
+                                                 e.verdict for e in excluded).items()))),
                            items=[item.model_copy() for item in self.items])
 
     def cancel(self) -> None:
@@ -82,6 +88,17 @@ class Batch:
                 item.result, item.status = grade_response(result), "done"
 
         await asyncio.gather(*(one(i, g) for i, g in enumerate(self.gradings)))
+
+
+def _excluded(item: BatchItem) -> ExcludedItem:
+    """An item with no verdict the metrics may count: a judge failure, or an error."""
+    result = item.result
+    if result is not None:
+        last = result.tests[-1].checker_message if result.tests else result.compile.log
+        return ExcludedItem(index=item.index, verdict=result.verdict,
+                            reason=" ".join(last.split())[:300])
+    assert item.error is not None
+    return ExcludedItem(index=item.index, verdict=item.error.error, reason=item.error.message[:300])
 
 
 class Batches:

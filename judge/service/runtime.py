@@ -13,6 +13,7 @@ from fastapi import Request
 
 from judge import JudgeError
 from judge.problems.model import Problem
+from judge.sandbox.slots import cpu_of
 from judge.service.errors import ApiError
 from judge.service.metrics import Metrics
 from judge.service.pool import PoolClosed, QueueFull, SlotPool
@@ -39,7 +40,7 @@ class Service:
 
     def _make_slot(self, index: int) -> Slot:
         s = self.settings
-        return Slot(s.slot_base + index, s.slot_cpu(index), box_mb=s.box_mb, testlib=s.testlib,
+        return Slot(s.slot_numbers[index], cpu_of(index), box_mb=s.box_mb, testlib=s.testlib,
                     stderr_limit_mb=s.stderr_limit_mb, max_fetch_bytes=s.max_fetch_bytes)
 
     def start(self) -> None:

@@ -9,11 +9,21 @@ Mapping (README, "Serving it"):
   judge's compile cache makes free the second time the same code is sent.
 - The run's status: OK is Finished with return_code 0 (Success); TLE is TimeLimitExceeded;
   RE, MLE, OLE and RF are Finished with a non-zero return_code (Failed); SE and BUSY (the
-  machine too busy to time the run) are SandboxError, which the client retries. The judge's own
-  status, the CPU time and the peak memory are extra fields.
+  machine too busy to time the run) are SandboxError, which the client retries and then raises:
+  a judge failure is never an answer a reward function reads as the program's failure. The
+  judge's own status, the CPU time and the peak memory are extra fields.
+- A language the judge does not run is the submission's failure, as `judge eval` counts it
+  (UNGRADABLE): answered at once as a run that could not start, status Failed with no compile
+  or run result (SandboxFusion's own server answers a language it lists but cannot start so:
+  the shell's exit 127 makes it a Failed run), never retried. A language it runs whose
+  toolchain is missing on this server is the judge's failure: SandboxError.
 - `/submit` grades a whole submission in one slot: compile once, run each test, check (by
   default with SandboxFusion's own comparison), stop at the first failure unless
-  `config.extra.run_all_cases`; each test is one EvalTestCase as SandboxFusion builds them."""
+  `config.extra.run_all_cases`; each test is one EvalTestCase as SandboxFusion builds them. A
+  grading the judge failed at is no EvalResult (whose accepted=false a reward function would
+  read as the model's failure): SE and BUSY are 503 with Retry-After, a checker's FAIL (the
+  jury's fault) 422; the client retries both and then raises, as SandboxFusion's own /submit
+  answers 500 when its sandbox keeps failing."""
 from __future__ import annotations
 
 import base64
@@ -67,17 +77,27 @@ DEFAULT_TIME_LIMIT_MS = 10_000             # a test's limit when the request giv
 TEST_INFO_CHARS = 1000                     # test_info's inputs and answers, unless full
 
 
+class UnsupportedLanguage(JudgeError):
+    """A language this judge does not run: the submission's failure, not the judge's."""
+
+
 def sandbox_error(message: str, verdict: str = "SE") -> RunCodeResponse:
     return RunCodeResponse(status=RunStatus.SandboxError, message=message, verdict=verdict)
 
 
+def unsupported(message: str) -> RunCodeResponse:
+    """A program in a language the judge does not run: a run that could not start (Failed),
+    which the client returns at once and reward code reads as failed."""
+    return RunCodeResponse(status=RunStatus.Failed, message=message, verdict=Verdict.UNGRADABLE)
+
+
 def resolve_language(name: str) -> Language:
-    """The judge's profile of a SandboxFusion language name; JudgeError when the judge does not
-    run it, or its toolchain is not installed here."""
+    """The judge's profile of a SandboxFusion language name; UnsupportedLanguage when the
+    judge does not run it, JudgeError when its toolchain is not installed here."""
     key = SF_LANGUAGES.get(name)
     if key is None:
-        raise JudgeError(f"language {name!r} is not supported by this judge (supported: "
-                         f"{', '.join(sorted(LANGUAGES))})")
+        raise UnsupportedLanguage(f"language {name!r} is not supported by this judge "
+                                  f"(supported: {', '.join(sorted(LANGUAGES))})")
     language = get_language(key)
     if not language.available:
         raise JudgeError(f"the {language.name} toolchain is not installed on this server")
@@ -177,8 +197,11 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
     timeout_ms(body.compile_timeout, 10, settings, "compile_timeout")   # validated only
     try:
         language = resolve_language(body.language)
-    except JudgeError as exc:
+    except UnsupportedLanguage as exc:
         service.metrics.runs.labels("run_code", "unsupported").inc()
+        return unsupported(str(exc))
+    except JudgeError as exc:          # its toolchain is missing here: the judge's failure
+        service.metrics.runs.labels("run_code", "SE").inc()
         return sandbox_error(str(exc))
 
     def job(slot: Slot) -> ProgramOutcome:
@@ -309,6 +332,36 @@ def eval_test_case(test: TestResult, case: TestCase, compile_result: CommandRunR
     return EvalTestCase(passed=test.verdict == Verdict.AC, exec_info=exec_info, test_info=info)
 
 
+def refuse_judge_failure(result: GradeResult, retry_after_s: int) -> None:
+    """Raises the error /submit answers for a grading the judge failed at (SE, BUSY, FAIL):
+    an EvalResult would say accepted=false, which reward code scores as the model's failure."""
+    if not result.judge_failure:
+        return
+    last = result.tests[-1] if result.tests else None
+    if last is None or last.run is None:                  # the compile failed (SE)
+        why = result.compile.log
+    elif result.verdict == Verdict.FAIL:
+        why = last.checker_message
+    else:                                                 # the run was SE or BUSY
+        why = _run_status(last.run)[1]
+    why = " ".join(why.split())[:500]
+    if result.verdict == Verdict.FAIL:
+        raise ApiError(422, "checker_failed", f"the problem's checker failed (FAIL: {why}): the "
+                       "jury's fault, no verdict on the submission")
+    raise ApiError(503, "judge_failure", f"the judge could not grade this submission "
+                   f"({result.verdict}: {why}); no verdict on it: try again",
+                   {"Retry-After": str(retry_after_s)})
+
+
+def ungradable_result(body: SubmitRequest, code: str, extracted: str,
+                      message: str) -> EvalResult:
+    """A completion in a language the judge does not run: not accepted, with no test run."""
+    return EvalResult(id=body.id, accepted=False, extracted_code=code,
+                      tests=[EvalTestCase(passed=False, exec_info=unsupported(message))],
+                      extracted_type=extracted,  # type: ignore[arg-type]
+                      extra={"verdict": str(Verdict.UNGRADABLE)})
+
+
 def eval_result(body: SubmitRequest, code: str, extracted: str, result: GradeResult,
                 problem: Problem, language: Language) -> EvalResult:
     full = bool(body.config.extra.get("return_full_case", False))
@@ -351,15 +404,18 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
                       "Python on the server, outside any sandbox")
     if not config.language:
         raise invalid("config.language is required")
-    try:
-        language = resolve_language(config.language)
-    except JudgeError as exc:
-        raise invalid(str(exc)) from None
     block = extract_code(body.completion)
     code, extracted = (block.code, "fenced") if block is not None else (body.completion, "heuristic")
     if not code.strip():
         code, extracted = "", "empty"
     check_code(code, service.settings)
+    try:
+        language = resolve_language(config.language)
+    except UnsupportedLanguage as exc:
+        service.metrics.runs.labels("submit", "unsupported").inc()
+        return ungradable_result(body, code, extracted, str(exc))
+    except JudgeError as exc:          # its toolchain is missing here: never scored
+        raise invalid(str(exc)) from None
     problem = await submission_problem(body, language, service)
     all_tests = bool(config.extra.get("run_all_cases", False))
 
@@ -379,8 +435,9 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
     except JudgeError as exc:          # the problem's fault: an unknown or broken checker
         raise invalid(str(exc)) from None
     service.metrics.runs.labels("submit", str(result.verdict)).inc()
+    refuse_judge_failure(result, service.settings.retry_after_s)
     return eval_result(body, code, extracted, result, problem, language)
 
 
 __all__ = ["router", "run_code_response", "eval_result", "provided_tests", "resolve_language",
-           "Captured"]
+           "refuse_judge_failure", "UnsupportedLanguage", "Captured"]

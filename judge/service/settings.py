@@ -8,12 +8,9 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from judge import JudgeError
-from judge.cpus import usable_cpus
+from judge.sandbox.slots import SERVICE
 
 MiB = 1 << 20
-# Slot numbers (sandbox uids) of the service: away from `judge eval` (0..), judge.api (400-599),
-# the tests (620-680, 1000..) and the audit (700).
-DEFAULT_SLOT_BASE = 800
 
 
 class Settings(BaseModel):
@@ -23,8 +20,10 @@ class Settings(BaseModel):
 
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=0, le=65535)
-    slots: int = Field(default_factory=lambda: len(usable_cpus()), ge=1, le=256)
-    slot_base: int = Field(default=DEFAULT_SLOT_BASE, ge=0, le=100_000)
+    # Slot numbers (sandbox uids): the service's range (judge/sandbox/slots.py), or from
+    # slot_base up (two servers on one host).
+    slots: int = Field(default_factory=SERVICE.default_count, ge=1, le=SERVICE.size)
+    slot_base: int | None = None
     # Jobs waiting for a slot; past it a request is answered 503 with Retry-After.
     queue_size: int = Field(default=0, ge=0, description="0: 16 per slot, at least 64")
     tokens: tuple[str, ...] = ()          # bearer tokens; empty: no authentication
@@ -67,15 +66,19 @@ class Settings(BaseModel):
             raise ValueError("max_files_bytes does not fit in the box (box_mb)")
         if any(not token or any(c.isspace() for c in token) for token in self.tokens):
             raise ValueError("a token is empty or holds white space")
+        try:
+            _ = self.slot_numbers      # every slot fits, with its interactor's
+        except JudgeError as exc:
+            raise ValueError(str(exc)) from None
         return self
 
     @property
     def queue_limit(self) -> int:
         return self.queue_size or max(64, 16 * self.slots)
 
-    def slot_cpu(self, index: int) -> int:
-        cpus = usable_cpus()
-        return cpus[index % len(cpus)]
+    @property
+    def slot_numbers(self) -> range:
+        return SERVICE.take(self.slots, self.slot_base)
 
 
 def read_tokens(path: Path) -> tuple[str, ...]:

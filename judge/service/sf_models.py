@@ -45,7 +45,7 @@ class RunCodeRequest(BaseModel):
 
     code: str = Field(..., examples=['print("hello")'])
     language: str = Field(..., examples=["python"], description="python, cpp, java, c, pypy3 "
-                          "(SandboxFusion's other languages are answered SandboxError)")
+                          "(any other: a Failed run at once, verdict UNGRADABLE)")
     compile_timeout: float = Field(default=10, description="accepted for compatibility: compiles run "
                                    "under the judge's own compile limits")
     run_timeout: float = Field(default=10, description="CPU seconds of the run (the wall clock gets "
@@ -68,8 +68,8 @@ class RunCodeResponse(BaseModel):
     files: dict[str, str] = Field(default_factory=dict)
     # -- the judge's extra field --------------------------------------------------------------
     verdict: str | None = Field(default=None, description="the judge's word on the whole: OK, CE, TLE, "
-                                "MLE, OLE, RE, RF, SE, BUSY (/run_code); AC, WA, ... (a test of "
-                                "/submit)")
+                                "MLE, OLE, RE, RF, SE, BUSY, UNGRADABLE (a language the judge "
+                                "does not run) (/run_code); AC, WA, ... (a test of /submit)")
 
 
 class TestConfig(BaseModel):

@@ -86,6 +86,8 @@ class TestInfo(BaseModel):
 class GradeResponse(BaseModel):
     """`judge run --json`: the same fields, the same values."""
     verdict: str = Field(..., description="AC, WA, PE, TLE, MLE, OLE, RE, RF, CE, FAIL, SE, BUSY")
+    judge_failure: bool = Field(..., description="no verdict on the submission (SE, FAIL, BUSY): "
+                                "the judge, the jury or the machine failed it; never score it")
     problem: str
     language: str
     compile: CompileInfo
@@ -165,12 +167,28 @@ class BatchItem(BaseModel):
     error: ErrorResponse | None = None
 
 
+class ExcludedItem(BaseModel):
+    index: int
+    verdict: str = Field(..., description="SE, FAIL, BUSY, or the error of an item that failed")
+    reason: str
+
+
+class Excluded(BaseModel):
+    count: int
+    by_verdict: dict[str, int]
+    items: list[ExcludedItem]
+
+
 class BatchStatus(BaseModel):
     id: str
     status: Literal["running", "done", "cancelled"]
     total: int
     finished: int
     verdicts: dict[str, int] = Field(default_factory=dict)
+    complete: bool = Field(..., description="every item has a verdict the metrics may count, as "
+                           "summary.json's `complete` of `judge eval` (which exits 3 otherwise)")
+    excluded: Excluded = Field(..., description="the items the judge could not grade: judge "
+                               "failures (SE, FAIL, BUSY) and items that ended in an error")
     items: list[BatchItem]
 
 

@@ -41,16 +41,16 @@ def generations(path: Path) -> int:
     return len(rows)
 
 
-def measure(gens: Path, jobs: int, cache: Path, slot_base: int) -> dict:
+def measure(gens: Path, jobs: int, cache: Path) -> dict:
     from judge.evaluate.runner import EvalConfig, evaluate
     old = os.environ.get("JUDGE_CACHE_DIR")
     os.environ["JUDGE_CACHE_DIR"] = str(cache)
     try:
         with tempfile.TemporaryDirectory(prefix="eval-bench-") as out:
             started = time.perf_counter()
+            # judging is measured, not the audit
             result = evaluate(EvalConfig(generations=gens, jobs=jobs, out=Path(out),
-                                         slot_base=slot_base, progress=False,
-                                         allow_unaudited=True))   # judging is measured, not the audit
+                                         progress=False, allow_unaudited=True))
             wall = time.perf_counter() - started
     finally:
         if old is None:
@@ -82,7 +82,7 @@ def run(console) -> list[dict]:
         for jobs in (1, 2):
             cache = Path(tmp) / f"cache-{jobs}"
             for label in ("cold", "warm"):
-                m = measure(gens, jobs, cache, slot_base=660)
+                m = measure(gens, jobs, cache)
                 m["cache"] = label
                 results.append(m)
     table = Table(title="samples judged per minute (parallel phase); time shares of slot time")

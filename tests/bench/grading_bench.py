@@ -154,7 +154,7 @@ def interaction_round_trip(console: Console, rounds: int = 2000) -> None:
     table = Table(title=f"interactive test: one query's round trip, {rounds} queries, us")
     for column in ("path", "median", "p90", "max", "vs bare"):
         table.add_column(column, justify="right")
-    with ProbeRunner(slot=0) as runner:
+    with ProbeRunner() as runner:
         test = runner.interact(cpp, rounds, 20_000, 256)
         sandboxed = sorted(int(line) / 1e3 for line in (test.output or b"").split())
         bare = sorted(ns / 1e3 for ns in runner.bare_round_trips(cpp, rounds))

@@ -21,14 +21,13 @@ from rich.table import Table
 
 from tests.bench.eval_bench import generations
 
-SLOT_BASE = 670
 ECHOES = 400
 
 
-def _evaluate(gens: Path, out: Path, slot_base: int, **options) -> dict:
+def _evaluate(gens: Path, out: Path, **options) -> dict:
     from judge.evaluate.runner import EvalConfig, evaluate
     started = time.perf_counter()
-    result = evaluate(EvalConfig(generations=gens, out=out, slot_base=slot_base, progress=False,
+    result = evaluate(EvalConfig(generations=gens, out=out, progress=False,
                                  allow_unaudited=True, **options))
     wall = time.perf_counter() - started
     stats = result.stats
@@ -80,15 +79,15 @@ def run(console) -> dict:
         old = os.environ.get("JUDGE_CACHE_DIR")
         os.environ["JUDGE_CACHE_DIR"] = str(Path(tmp) / "cache")
         try:
-            _evaluate(gens, Path(tmp) / "warm-up", SLOT_BASE, jobs=2)       # fills the cache
-            figures["local"] = _evaluate(gens, Path(tmp) / "local", SLOT_BASE, jobs=2)
+            _evaluate(gens, Path(tmp) / "warm-up", jobs=2)       # fills the cache
+            figures["local"] = _evaluate(gens, Path(tmp) / "local", jobs=2)
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
             started = time.perf_counter()
             ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
                      logging_level=logging.WARNING, object_store_memory=100 * 1024 * 1024)
             figures["ray_start_s"] = time.perf_counter() - started
             try:
-                figures["ray"] = _evaluate(gens, Path(tmp) / "ray", SLOT_BASE, ray="local")
+                figures["ray"] = _evaluate(gens, Path(tmp) / "ray", ray="local")
                 figures["echo"] = _echo(ray)
             finally:
                 ray.shutdown()

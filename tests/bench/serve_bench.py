@@ -27,10 +27,10 @@ from judge.cpus import usable_cpus
 from judge.languages import get_language
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits
+from judge.sandbox.slots import SERVICE, cpu_of
 from judge.service.slot import Slot
 
 REPO = Path(__file__).resolve().parents[2]
-SLOT_BASE = 900          # the bench's own slots: away from a real server's 800..
 PY = "print(int(input()) + 1)\n"
 CPP = ("#include <bits/stdc++.h>\nint main(){long long x; std::cin >> x; "
        "std::cout << x + 1 << std::endl;}\n")
@@ -95,7 +95,7 @@ def _library(slots: int, count: int, call: Callable[[Slot, int], bool], parallel
     lock = threading.Lock()
 
     def worker(index: int) -> None:
-        slot = Slot(SLOT_BASE + 20 + index, usable_cpus()[index % len(usable_cpus())], box_mb=64)
+        slot = Slot(SERVICE.take(threads)[index], cpu_of(index), box_mb=64)   # as the server's
         try:
             slot.warm()
             call(slot, 0)   # compile cache, pch
@@ -147,7 +147,7 @@ def _server(slots: int) -> tuple[subprocess.Popen, str]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    settings = {"port": port, "slots": slots, "slot_base": SLOT_BASE, "queue_size": 256}
+    settings = {"port": port, "slots": slots, "queue_size": 256}
     log = tempfile.TemporaryFile()
     process = subprocess.Popen([sys.executable, "-c", LAUNCH, json.dumps(settings)], stdout=log,
                                stderr=subprocess.STDOUT, cwd=str(REPO),
