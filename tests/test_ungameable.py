@@ -34,13 +34,13 @@ from pathlib import Path
 import pytest
 import sandbox_fusion as sf
 
-from conftest import PACK_SOURCES, scaled, scaled_time_factors_env
+from conftest import EVAL_SLOTS, PACK_SOURCES, scaled, scaled_time_factors_env
 from judge.verdicts import JUDGE_FAILURES, Verdict
 from serving import Server
 
 ROOT = Path(__file__).resolve().parent.parent
 ADVERSARIAL = Path(__file__).resolve().parent / "adversarial"
-SLOT_BASE = "620"   # as the other evaluation tests: away from the sandbox suites' slots
+SLOT_BASE = str(EVAL_SLOTS)    # this test process's own (tests/slot_blocks.py)
 
 pytestmark = pytest.mark.usefixtures("require_sandbox")
 
@@ -300,8 +300,8 @@ def evaluation(tmp_path_factory, audited_host):
     done, out = judge_eval(tmp, honest + adversaries)
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     return {"done": done, "summary": json.loads(done.stdout) if done.stdout else {},
-            "honest": list(zip(honest, records[:len(honest)])),
-            "adversaries": list(zip(adversaries, records[len(honest):]))}
+            "honest": list(zip(honest, records[:len(honest)], strict=True)),
+            "adversaries": list(zip(adversaries, records[len(honest):], strict=True))}
 
 
 def describe(row: dict, record: dict) -> str:
@@ -403,7 +403,7 @@ def submissions(require_sandbox):
         with Server(slots=2) as server:
             sf.set_endpoint(server.url)
             results = asyncio.run(submit_all())
-    return list(zip(rows, results))
+    return list(zip(rows, results, strict=True))
 
 
 def test_submit_answers_every_adversary_and_accepts_none(submissions):
