@@ -298,7 +298,8 @@ def evaluation(tmp_path_factory, audited_host):
     honest = honest_samples()
     adversaries = payload_samples() + behaviour_samples()
     done, out = judge_eval(tmp, honest + adversaries)
-    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    records = sorted((json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()),
+                     key=lambda record: record["row"])
     return {"done": done, "summary": json.loads(done.stdout) if done.stdout else {},
             "honest": list(zip(honest, records[:len(honest)], strict=True)),
             "adversaries": list(zip(adversaries, records[len(honest):], strict=True))}
