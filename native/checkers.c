@@ -898,10 +898,23 @@ static void chk_uncmp(ctx *c) {
     quitf(c, OUF, R_OK, "%s", msg);
 }
 
+/* testlib's quitp refuses points it cannot print as a score: FAIL, as from testlib. */
+static double checked_points(ctx *c, double points) {
+    if (isnan(points))
+        quitf(c, OUF, R_FAIL, "Parameter 'points' can't be nan");
+    if (isinf(points))
+        quitf(c, OUF, R_FAIL, "Parameter 'points' can't be infinite");
+    if (points < -1E-8)
+        quitf(c, OUF, R_FAIL, "Parameter 'points' can't be negative");
+    if (points > 1E6 + 1E-8)
+        quitf(c, OUF, R_FAIL, "Parameter 'points' can't be greater than 1E6");
+    return points <= 0 ? 0.0 : fmin(points, 1E6);
+}
+
 static void chk_pointscmp(ctx *c) {
     double ja = read_double(c, ANS);
     double pa = read_double(c, OUF);
-    double points = fabs(ja - pa);
+    double points = checked_points(c, fabs(ja - pa));
     char pts[400];
     int n = snprintf(pts, sizeof pts, "%.10f", points);
     size_t k = n < 0 ? 0 : (size_t)n < sizeof pts ? (size_t)n : sizeof pts - 1;
