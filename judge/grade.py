@@ -197,7 +197,7 @@ class Grader:
     def _check(self, checker: str, test: TestCase, output: bytes, run: RunResult,
                timings: dict, interactor: RunResult | None = None) -> _Outcome:
         mark = time.perf_counter()
-        check = self.checkers.check(checker, test.input, output, test.output)
+        check = self.checkers.check_output(checker, test.input, output, test.output)
         timings["check"] += time.perf_counter() - mark
         return _Outcome(check.test_verdict, check.message, run, output, interactor)
 

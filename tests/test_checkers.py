@@ -283,6 +283,39 @@ def test_points():
     assert r.points is None
     r = expect("pointsinfo", b"1.5", b"3", "POINTS", "points points_info=pa=1.500000,ja=3.000000 d=1.500000")
     assert r.points is None
+
+
+def test_points_testlib_cannot_print_are_fail():
+    """testlib's quitp refuses infinite, NaN, negative and above-1E6 points with a FAIL, and so
+    does the in-process pointscmp (it used to score 1e999 as inf points)."""
+    expect("pointscmp", b"1e999", b"10", "FAIL", "FAIL Parameter 'points' can't be infinite")
+    expect("pointscmp", b"1e40", b"10", "FAIL", "FAIL Parameter 'points' can't be greater than 1E6")
+    r = expect("pointscmp", b"1000000", b"10", "POINTS", "points 999990.0 ja=10.0000 pa=1000000.0000")
+    assert r.points == 999990.0
+
+
+@pytest.mark.parametrize("output, verdict, message", [
+    (b"10", "AC", "points 0.0 ja=10.0000 pa=10.0000"),          # the jury's own points: full marks
+    (b"0", "WA", "points 10.0 ja=10.0000 pa=0.0000"),           # 10 points, but not the jury's
+    (b"1000000", "WA", "points 999990.0 ja=10.0000 pa=1000000.0000"),
+    (b"-1", "WA", "points 11.0 ja=10.0000 pa=-1.0000"),
+    (b"1e999", "WA", "the checker failed on this output but accepts the jury's answer: "
+                     "FAIL Parameter 'points' can't be infinite"),
+    (b"nan", "PE", 'wrong output format Expected double, but "nan" found'),
+])
+def test_a_points_result_is_ac_only_at_the_jury_answer_s_points(output, verdict, message):
+    """Points have no scale of their own: full marks are what the checker gives the jury's
+    answer, and a FAIL that answer does not bring about is the output's doing (WA). Before,
+    any points of 1 or more were AC (the exact answer was WA, 10**6 and 1e999 AC)."""
+    from judge.checkers.runner import CheckerRunner
+    said = CheckerRunner(compiler=None).check_output("pointscmp", b"", output, b"10")
+    assert (said.test_verdict, said.message) == (verdict, message)
+
+
+def test_a_checker_fail_the_jury_answer_also_gets_stays_fail():
+    from judge.checkers.runner import CheckerRunner
+    said = CheckerRunner(compiler=None).check_output("casencmp", b"", b"Case 1: 5", b"Case #1: 5")
+    assert said.test_verdict == "FAIL" and said.message.startswith("FAIL Expected '1:'")
     expect("pointsinfo", b"x", b"3", "PE", 'wrong output format Expected double, but "x" found')
 
 

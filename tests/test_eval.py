@@ -406,7 +406,8 @@ def test_livecodebench_functional_and_stdin(tmp_path, audited_host):
 
 FAILING_CHECKER = """#include <fstream>
 #include <string>
-// Compares one token; "boom" in the output makes it fail the way a broken jury would (exit 3).
+// Compares one token; "boom" in the output makes it fail (exit 3) while it accepts the jury's
+// answer: a FAIL the output provokes.
 int main(int, char **argv) {
     std::ifstream out(argv[2]), ans(argv[3]);
     std::string got, want;
@@ -431,10 +432,10 @@ def stepfun_dataset(path: Path, checker: str = FAILING_CHECKER) -> Path:
 SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
 
 
-def test_judge_failures_are_left_out_of_the_metrics_and_exit_3(tmp_path, audited_host):
-    """A sample the checker FAILs on is the judge's (the jury's) failure: it is left out of n,
-    listed, the summary says incomplete, and judge eval exits 3 (it used to be scored as the
-    model's failure with exit 0)."""
+def test_a_checker_fail_the_output_provokes_is_the_sample_s_wa(tmp_path, audited_host):
+    """A checker that FAILs on a sample's output ("boom") but accepts the jury's answer of the
+    same test failed because of the output, not the jury: the test is WA and the sample counts
+    (it used to be a FAIL left out of the metrics, so printing "boom" cost a model nothing)."""
     data = stepfun_dataset(tmp_path / "cf.jsonl")
     gens = write_jsonl(tmp_path / "gens.jsonl", [
         {"problem_id": "1000A", "language": "python", "code": SUM},
@@ -444,24 +445,26 @@ def test_judge_failures_are_left_out_of_the_metrics_and_exit_3(tmp_path, audited
     ])
     out = judge_cli("eval", str(gens), "--dataset", str(data), "--out", str(tmp_path / "out"),
                     "--jobs", "1", "--slot-base", SLOT_BASE, "--no-progress", "--json")
-    assert out.returncode == 3, out.stderr
+    assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
-    assert summary["complete"] is False
-    assert summary["excluded"]["by_verdict"] == {"FAIL": 1}
-    assert summary["excluded"]["samples"][0]["row"] == 3
+    assert summary["complete"] is True and summary["excluded"]["count"] == 0
     assert {p: (d["n"], d["c"]) for p, d in summary["problems"].items()} == {
-        "codeforces/1000A": (1, 1), "codeforces/1000B": (2, 1)}
-    assert summary["pass_at_k"]["1"] == pytest.approx(0.75)
-    assert any(w.startswith("INCOMPLETE: 1 sample") for w in summary["warnings"])
+        "codeforces/1000A": (1, 1), "codeforces/1000B": (3, 1)}
     records = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
     assert [(r["verdict"], r["counted"]) for r in records] == [
-        ("AC", True), ("AC", True), ("FAIL", False), ("WA", True)]
+        ("AC", True), ("AC", True), ("WA", True), ("WA", True)]
+    assert records[2]["tests"][0]["checker_message"].startswith(
+        "the checker failed on this output but accepts the jury's answer")
 
 
 @pytest.mark.parametrize("checker, message", [
     ("#include <cstdio>\nint main() { this is not C++ }\n", "the checker does not compile"),
     ("#include <cstdio>\nint main() { return 1; }\n",
      "the checker says WA to the jury's own answer of test 1"),
+    # Every test's answer is tried, not only the first: test 2's answer is 10.
+    ("#include <fstream>\n#include <string>\nint main(int, char **argv) {\n"
+     "    std::ifstream ans(argv[3]); std::string a; ans >> a; return a == \"10\" ? 3 : 0; }\n",
+     "the checker says FAIL to the jury's own answer of test 2"),
 ])
 def test_a_checker_that_cannot_judge_stops_the_run_before_judging(tmp_path, audited_host,
                                                                   checker, message):

@@ -28,8 +28,9 @@ SAID = {  # what a testlib interactor says, as its exit code and message
     "wa": CheckResult(CheckerVerdict.WA, 1, "wrong answer game 2: more than 30 queries"),
     "pe": CheckResult(CheckerVerdict.PE, 2, "wrong output format Unexpected end of file"),
     "fail": CheckResult(CheckerVerdict.FAIL, 3, "FAIL jury's input is broken"),
-    "points full": CheckResult(CheckerVerdict.POINTS, 7, "points 1", points=1.0),
-    "points half": CheckResult(CheckerVerdict.POINTS, 7, "points 0.5", points=0.5),
+    "points full": CheckResult(CheckerVerdict.POINTS, 7, "points 1", points=1.0, full_points=1.0),
+    "points half": CheckResult(CheckerVerdict.POINTS, 7, "points 0.5", points=0.5, full_points=1.0),
+    "points above": CheckResult(CheckerVerdict.POINTS, 7, "points 2", points=2.0, full_points=1.0),
 }
 IDLE = run(Status.TLE, exit_code=None, signal=9, killed_by=KilledBy.WALL_TIMER, cpu=1.0, wall=2000)
 
@@ -41,6 +42,8 @@ TABLE = [
     ("exits early: interactor reads the end", OK_RUN, run(exit_code=2), "pe", Verdict.PE, None),
     ("full points", OK_RUN, run(exit_code=7), "points full", Verdict.AC, None),
     ("partial points", OK_RUN, run(exit_code=7), "points half", Verdict.WA, None),
+    # Full marks are exactly 1: a 0-100 interactor's 1 point, or 2 points, used to be AC.
+    ("points above full marks", OK_RUN, run(exit_code=7), "points above", Verdict.WA, None),
     ("writes after the interactor ended", run(undelivered=4096), OK_RUN, "ok", Verdict.AC, None),
     # 4. the submission's own end comes first, whatever the interactor said
     ("crash, interactor accepted", run(Status.RE, exit_code=None, signal=6), OK_RUN, "ok",

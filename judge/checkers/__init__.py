@@ -33,6 +33,11 @@ class CheckResult:
     message: str            # testlib's message, e.g. "ok 3 numbers" (bytes that are not UTF-8 replaced)
     points: float | None = None  # for POINTS results that carry a number (pointscmp)
     raw_message: bytes = field(default=b"", repr=False, compare=False)  # the message's exact bytes
+    # Full marks for a points result: the points the checker gives the jury's own answer
+    # (judge.checkers.runner), or 1 for an interactor (judge.checkers.interaction_verdict).
+    full_points: float | None = None
+    # The sandbox failed to run the checker (SE): no word on the output at all.
+    judge_error: bool = False
 
     @property
     def ok(self) -> bool:
@@ -40,11 +45,16 @@ class CheckResult:
 
     @property
     def test_verdict(self) -> Verdict:
-        """What a test gets for this word (a checker's or an interactor's): points are AC at
-        full marks, else WA."""
+        """What a test gets for this word (a checker's or an interactor's): points are AC only
+        at exactly full marks, else WA (docs/design.md §4.4)."""
         if self.verdict == CheckerVerdict.POINTS:
-            return Verdict.AC if (self.points or 0) >= 1 else Verdict.WA
+            return Verdict.AC if self.has_full_marks else Verdict.WA
         return TEST_VERDICT_OF_CHECKER[self.verdict]
+
+    @property
+    def has_full_marks(self) -> bool:
+        return (self.points is not None and self.full_points is not None
+                and math.isclose(self.points, self.full_points, rel_tol=1e-9, abs_tol=1e-9))
 
 
 def is_checker(name: str) -> bool:

@@ -18,7 +18,8 @@ In order, the first rule that applies decides:
    (for too many queries, say) reads the end of its input and gets what it does with it.
 5. Otherwise the interactor's word: ok is AC (and then the checker, when the problem has one,
    reads the interactor's output file), wrong answer is WA, wrong output format and an
-   unexpected end of file are PE, points are AC at full marks and WA below.
+   unexpected end of file are PE, points are AC at exactly 1 point (full marks: an interactor
+   has no jury answer to be weighed against) and WA otherwise.
 
 Bytes the submission wrote after the interactor ended reach nobody and change nothing (testlib
 does not look for extra output in an interaction); the message says how many.

@@ -33,6 +33,9 @@ INTERACTOR_MEMORY_MB = 1024
 INTERACTOR_OUTPUT_MB = 64          # what it writes to the submission, and the size of `tout`
 INTERACTOR_BOX_MB = 512            # its tmpfs /box: input, answer and tout
 MESSAGE_LIMIT = 1 << 16
+# An interactor's points have no jury answer to be weighed against: full marks are 1, the
+# 0-to-1 scale of testlib's points (docs/design.md §4.5).
+INTERACTOR_FULL_POINTS = 1.0
 # The build's directory is bound read-only here (a tmpfs box never runs what is in it).
 BUILD_INSIDE = "/interactor"
 INPUT, OUTPUT, ANSWER = "input.txt", "tout.txt", "answer.txt"
@@ -111,8 +114,9 @@ class InteractorRunner:
         finally:
             os.close(messages)
         output = _read_regular_file(box, OUTPUT, INTERACTOR_OUTPUT_MB << 20)
-        return Interaction(submission_run, interactor_run,
-                           testlib_result(interactor_run, raw, "interactor"), output)
+        said = dataclasses.replace(testlib_result(interactor_run, raw, "interactor"),
+                       full_points=INTERACTOR_FULL_POINTS)
+        return Interaction(submission_run, interactor_run, said, output)
 
     def _run_both(self, sandbox: Sandbox, submission: Sandbox, argv: list[str], limits: Limits,
                   policy: str, messages: int) -> tuple[RunResult, RunResult]:

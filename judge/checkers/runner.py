@@ -6,6 +6,7 @@ against a real testlib checkout when one is given (--testlib / JUDGE_TESTLIB); e
 the header's directory is seen in the compile sandbox at TESTLIB_INSIDE."""
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import tempfile
@@ -27,6 +28,8 @@ CHECKER_LIMITS = Limits(time_limit_ms=10_000, memory_limit_mb=1024, output_limit
 TESTLIB_INSIDE = "/judge/testlib"
 JUDGE_TESTLIB = Path(__file__).resolve().parent / "testlib"
 KEPT_BUILDS = 4
+KEPT_JURY_WORDS = 1024
+PROVOKED_FAIL = "the checker failed on this output but accepts the jury's answer: "
 
 
 class CheckerRunner:
@@ -45,6 +48,7 @@ class CheckerRunner:
         # The last programs built, by source: every test of a problem checks with the same
         # checker (and talks to the same interactor).
         self._builds: dict[str, CompileResult] = {}
+        self._jury_words: dict[bytes, CheckResult] = {}
 
     def close(self) -> None:
         if self._sandbox is not None:
@@ -65,6 +69,36 @@ class CheckerRunner:
             return self._run_custom(checker, input, output, answer)
         raise JudgeError(f"unknown checker {checker!r} (testlib's: {', '.join(CHECKERS)}; "
                          f"benchmarks': {', '.join(DATASET_COMPARATORS)}; or a checker's source)")
+
+    def check_output(self, checker: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
+        """The checker's word on a submission's output, weighed against its word on the jury's
+        answer (docs/design.md §4.4), so that no output leaves the metrics or scores by how it
+        breaks the checker: a FAIL that the jury's answer does not bring about was provoked by
+        the output and is WA; points are full marks only when they are the jury answer's."""
+        said = self.check(checker, input, output, answer)
+        if said.verdict not in (CheckerVerdict.FAIL, CheckerVerdict.POINTS) or said.judge_error:
+            return said
+        jury = self.jury_word(checker, input, answer)
+        if said.verdict == CheckerVerdict.POINTS:
+            return replace(said, full_points=jury.points
+                           if jury.verdict == CheckerVerdict.POINTS else None)
+        if jury.verdict in (CheckerVerdict.OK, CheckerVerdict.POINTS):
+            return CheckResult(CheckerVerdict.WA, 1, PROVOKED_FAIL + said.message,
+                               raw_message=said.raw_message)
+        return said
+
+    def jury_word(self, checker: str, input: bytes, answer: bytes) -> CheckResult:
+        """The checker's word on the jury's answer given as the output, kept for the tests
+        of the last problems checked (a points problem asks it once per test)."""
+        key = hashlib.blake2b(b"\0".join((checker.encode(), input, answer)), digest_size=16).digest()
+        word = self._jury_words.get(key)
+        if word is None:
+            word = self.check(checker, input, answer, answer)
+            if not word.judge_error:
+                if len(self._jury_words) >= KEPT_JURY_WORDS:
+                    self._jury_words.pop(next(iter(self._jury_words)))
+                self._jury_words[key] = word
+        return word
 
     def build(self, source: str, what: str = "checker") -> CompileResult:
         """Compiles a testlib program (a checker or an interactor) in the compile sandbox;
@@ -126,7 +160,8 @@ def testlib_result(run: RunResult, raw: bytes, what: str) -> CheckResult:
     if not exited_on_its_own(run):
         ended = run.error or (f"killed by {run.killed_by}" if run.killed_by else
                               f"signal {run.signal}" if run.signal else "")
-        return CheckResult(CheckerVerdict.FAIL, 3, f"{what} {run.status}: {ended or message}")
+        return CheckResult(CheckerVerdict.FAIL, 3, f"{what} {run.status}: {ended or message}",
+                           judge_error=run.status == Status.SE)
     code = run.exit_code
     assert code is not None, "a program that exited has an exit code"
     verdict = CHECKER_EXIT_VERDICTS.get(code, CheckerVerdict.FAIL)

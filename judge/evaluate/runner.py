@@ -347,7 +347,6 @@ def validate_problems(problems: list[Problem], slot: int, testlib: str | None,
                 from judge.grade import Grader
                 grader = stack.enter_context(Grader(slot=slot, testlib=testlib))
             for problem in custom:
-                first = problem.tests[0]
                 try:
                     if problem.interactor is not None:
                         # The checker reads the interactor's output, which no jury file holds.
@@ -355,17 +354,27 @@ def validate_problems(problems: list[Problem], slot: int, testlib: str | None,
                         if problem.has_custom_checker:
                             grader.checkers.build(problem.checker)
                         continue
-                    check = grader.checkers.check(problem.checker, first.input, first.output,
-                                                  first.output)
+                    refusal = _refused_jury_answer(grader.checkers, problem)
                 except JudgeError as exc:
                     broken.append(f"{problem.id}: {' '.join(str(exc).split())[:300]}")
                     continue
-                if check.verdict not in ("OK", "POINTS"):
-                    broken.append(f"{problem.id}: the checker says {check.verdict} to the jury's "
-                                  f"own answer of test 1 ({' '.join(check.message.split())[:200]})")
+                if refusal:
+                    broken.append(f"{problem.id}: {refusal}")
     if broken:
         raise JudgeError("problems the judge cannot grade; nothing was judged: "
                          + "; ".join(broken))
+
+
+def _refused_jury_answer(checkers, problem) -> str | None:
+    """Why the checker cannot judge: it does not accept the jury's own answer of some test.
+    Every test is tried, so that a FAIL while judging is never the jury's answer's doing and
+    a FAIL the output provokes can be told from one by the jury's answer (design §4.4)."""
+    for index, test in enumerate(problem.tests, 1):
+        check = checkers.jury_word(problem.checker, test.input, test.output)
+        if check.verdict not in ("OK", "POINTS"):
+            return (f"the checker says {check.verdict} to the jury's own answer of test {index} "
+                    f"({' '.join(check.message.split())[:200]})")
+    return None
 
 
 # ------------------------------------------------------------------------------ evaluate
