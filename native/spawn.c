@@ -2,6 +2,8 @@
  * clock, output and refused syscalls, then kill everything it left behind and collect figures. */
 #include "supervisor.h"
 
+#include "starvation.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -296,12 +298,12 @@ static void account(struct run_result *res, const struct rusage *ru, uint64_t *r
         res->memory_bytes = rss;
 }
 
-/* What the scheduler says of a run's threads, from schedstat: the CPU time they got, and the
- * time they were ready to run but waited for a CPU (the tick-based figures of /proc/<pid>/stat
- * would round each process down by up to 10 ms). */
+/* What the scheduler says of a run's threads, from schedstat: the CPU time they got (the
+ * tick-based figures of /proc/<pid>/stat would round each process down by up to 10 ms); and,
+ * from /proc/<pid>/stat, what the children each process reaped used. */
 struct sched_figures {
     uint64_t cpu_ns;
-    uint64_t waiting_ns;
+    uint64_t reaped_ns;
 };
 
 static void add_process_schedstat(long pid, struct sched_figures *sum) {
@@ -324,13 +326,36 @@ static void add_process_schedstat(long pid, struct sched_figures *sum) {
         if (n <= 0)
             continue;
         buf[n] = '\0';
-        unsigned long long cpu, waiting;
-        if (sscanf(buf, "%llu %llu", &cpu, &waiting) != 2)
+        unsigned long long cpu;
+        if (sscanf(buf, "%llu", &cpu) != 1)
             continue;
         sum->cpu_ns += cpu;
-        sum->waiting_ns += waiting;
     }
     closedir(tasks);
+}
+
+/* cutime and cstime, the 16th and 17th fields, after the command name in parentheses. */
+static void add_reaped_children_cpu(long pid, struct sched_figures *sum) {
+    char path[64], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return;
+    buf[n] = '\0';
+    const char *after_name = strrchr(buf, ')');
+    long long children_user, children_system;
+    if (!after_name ||
+        sscanf(after_name + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %lld %lld",
+               &children_user, &children_system) != 2 ||
+        children_user < 0 || children_system < 0)
+        return;
+    long ticks = sysconf(_SC_CLK_TCK);
+    sum->reaped_ns += (uint64_t)(children_user + children_system) * 1000000000ull /
+                      (uint64_t)(ticks > 0 ? ticks : 100);
 }
 
 static uint64_t process_rss_bytes(long pid) {
@@ -362,8 +387,10 @@ static void scan_live_processes(struct sched_figures *sched, uint64_t *rss_bytes
         long pid = strtol(entry->d_name, &end, 10);
         if (*end || pid <= 1)
             continue;
-        if (sched)
+        if (sched) {
             add_process_schedstat(pid, sched);
+            add_reaped_children_cpu(pid, sched);
+        }
         if (rss_bytes)
             *rss_bytes += process_rss_bytes(pid);
     }
@@ -482,7 +509,8 @@ struct run {
     clockid_t clock; /* the main process's CPU clock */
     struct handshake hello;
     uint64_t start;
-    uint64_t rusage_cpu; /* of every process reaped */
+    struct starvation_mark starvation; /* the run's CPU and the supervisor's, at the start */
+    uint64_t rusage_cpu;               /* of every process reaped */
     uint64_t wall_deadline, cpu_limit, cores;
     uint64_t next_cpu_check, next_memory_check;
 };
@@ -544,6 +572,7 @@ static void __attribute__((noreturn)) run_child(void *arg) {
 }
 
 static int start_child(struct run *run) {
+    starvation_mark(&run->starvation);
     run->start = now_ns();
     run->child = fork_child(run, &run->born_in_cgroup);
     if (run->child < 0) {
@@ -673,14 +702,22 @@ static bool serve_events(struct run *run) {
     return pfd[POLL_PIDFD].revents & POLLIN;
 }
 
+/* All the CPU the run's processes have used so far, the ones already reaped included. */
+static uint64_t run_cpu_so_far_ns(const struct run *run) {
+    uint64_t used = 0;
+    if (cgroup_cpu_ns(&used) == 0)
+        return used;
+    struct sched_figures sched = {0, 0};
+    scan_live_processes(&sched, NULL);
+    return sched.cpu_ns + sched.reaped_ns + starvation_reaped_ns(&run->starvation);
+}
+
 static void check_wall_clock(struct run *run, uint64_t now) {
     if (stopped(run) || now < run->wall_deadline)
         return;
-    /* How long the run was ready but got no CPU tells a starved program (a busy machine)
-     * from a slow or sleeping one. */
-    struct sched_figures sched = {0, 0};
-    scan_live_processes(&sched, NULL);
-    run->res->waiting_ns = sched.waiting_ns;
+    /* How long the run's CPU served work outside the run tells a starved program (a busy
+     * machine) from a slow or sleeping one; nothing the run does can raise it. */
+    run->res->waiting_ns = starvation_outside_ns(&run->starvation, run_cpu_so_far_ns(run));
     run->res->killed_by = "wall-timer";
 }
 

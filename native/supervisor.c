@@ -9,6 +9,8 @@
  *                                 -> the program of each run */
 #include "supervisor.h"
 
+#include "starvation.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -223,6 +225,7 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
         CPU_SET(cfg->cpu, &slot_cpu);
     if (sethostname("judge", 5) < 0)
         die("sethostname: %m");
+    starvation_open(cfg->cpu);
     setup_root(cfg);
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
         die("prctl dumpable: %m");

@@ -671,6 +671,28 @@ if os.geteuid() == 0 and {"memory", "pids"} <= v2_controllers() and shutil.which
         assert not delegated.exists()
 
 
+@pytest.mark.parametrize("kind", ["threads", "processes"])
+def test_a_run_cannot_make_itself_busy(sb, kind):
+    """Eight threads (or processes) of the program wake together and wait for each other at
+    every wake-up, several times the wall clock in all, while the CPU is less than half used.
+    That wait is the program's own doing: stopped by the wall clock it is TLE. When BUSY was
+    measured by the run's threads' run-queue delay, this made any failing program BUSY, a
+    judge failure left out of the metrics (in every cgroup mode)."""
+    r = sb.run(["./contention", kind, "8"], Limits(time_limit_ms=1000, wall_time_limit_ms=2000))
+    if kind == "processes" and r.sources.get("processes") == "threads-only":
+        assert r.status == "RF", r     # no fork without a pids cgroup: refused, never BUSY
+        return
+    assert r.status == "TLE" and r.killed_by == "wall-timer", r
+    assert r.cpu_time_ms < 1000 and r.waiting_ms < r.wall_time_ms / 2, r
+
+
+def test_a_stderr_flood_does_not_make_a_run_busy(sb):
+    """The supervisor relaying a flood of output is the judge's work for the run, not the
+    machine being busy."""
+    r = sb.run(["./flood", "-1", "2"], Limits(time_limit_ms=1000, wall_time_limit_ms=2000))
+    assert r.status == "TLE" and r.waiting_ms < r.wall_time_ms / 2, r
+
+
 def test_a_run_starved_of_cpu_is_busy_not_tle(make_sandbox):
     """Eight spinners share the slot's CPU with the program: the wall timer stops it after a
     fraction of its CPU limit, and it spent most of the run waiting for a CPU. That is BUSY (the
