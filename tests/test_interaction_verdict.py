@@ -23,6 +23,9 @@ def run(status: Status = Status.OK, *, exit_code: int | None = 0, signal: int | 
 
 
 OK_RUN = run()
+# Stopped by the wall clock while its CPU served other work 18 ms of its 20.
+STARVED = dataclasses.replace(run(Status.BUSY, exit_code=None, signal=9,
+                                  killed_by=KilledBy.WALL_TIMER), waiting_ms=18)
 SAID = {  # what a testlib interactor says, as its exit code and message
     "ok": CheckResult(CheckerVerdict.OK, 0, "ok 3 games"),
     "wa": CheckResult(CheckerVerdict.WA, 1, "wrong answer game 2: more than 30 queries"),
@@ -80,11 +83,13 @@ TABLE = [
      "ok", Verdict.SE, None),
     ("interactor's slot failed", OK_RUN, run(Status.SE, exit_code=None, error="no cgroup"), "ok",
      Verdict.SE, None),
-    ("starved of CPU", run(Status.BUSY, exit_code=None, signal=9, killed_by=KilledBy.WALL_TIMER),
-     OK_RUN, "ok", Verdict.BUSY, KilledBy.WALL_TIMER),
-    ("interactor starved of CPU", IDLE, run(Status.BUSY, exit_code=None, signal=9,
-                                            killed_by=KilledBy.WALL_TIMER), "fail",
+    ("starved of CPU", STARVED, OK_RUN, "ok", Verdict.BUSY, KilledBy.WALL_TIMER),
+    ("interactor starved of CPU", IDLE, dataclasses.replace(STARVED, wall_time_ms=2010,
+                                                            waiting_ms=1800), "fail",
      Verdict.BUSY, KilledBy.WALL_TIMER),
+    # Its CPU served the interactor, which it kept busy: no starvation, the wall clock's TLE.
+    ("busy only through the interactor's computing", dataclasses.replace(STARVED, waiting_ms=12),
+     run(cpu=6), "ok", Verdict.TLE, KilledBy.WALL_TIMER),
 ]
 
 

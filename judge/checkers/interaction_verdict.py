@@ -5,7 +5,8 @@ tests/test_interaction_verdict.py.
 
 In order, the first rule that applies decides:
 
-1. A judge failure of either run (SE) is SE; either run starved of CPU (BUSY) is BUSY.
+1. A judge failure of either run (SE) is SE; either run starved of CPU (BUSY) is BUSY, where
+   the time its CPU gave the other program of the pair does not count as starvation.
 2. An interactor that failed (it crashed, ran past its own limits, had a call refused,
    exited with `_fail` or a code testlib does not give) is FAIL: never the submission's.
 3. A submission stopped by the wall clock while neither program computed for half of that
@@ -44,7 +45,10 @@ class InteractiveVerdict:
 
 
 def interaction_verdict(interaction: Interaction) -> InteractiveVerdict:
-    program, interactor, said = interaction.submission, interaction.interactor, interaction.verdict
+    said = interaction.verdict
+    # Each program runs on the other's CPU: what the other computed is no machine being busy.
+    program = _starved_by_more_than(interaction.submission, interaction.interactor)
+    interactor = _starved_by_more_than(interaction.interactor, interaction.submission)
     if program.status == Status.SE:
         return InteractiveVerdict(Verdict.SE, program.error or "the judge failed", program)
     if interactor.status == Status.SE:
@@ -79,6 +83,15 @@ def interaction_verdict(interaction: Interaction) -> InteractiveVerdict:
         message += (f" ({program.undelivered_bytes} bytes the program wrote after the "
                     "interactor ended were not read)")
     return InteractiveVerdict(said.test_verdict, message, program)
+
+
+def _starved_by_more_than(run: RunResult, neighbour: RunResult) -> RunResult:
+    """A BUSY run, unless its CPU served its neighbour rather than the rest of the machine: then
+    it is the TLE its wall clock says, and a submission cannot make itself BUSY by making the
+    interactor compute."""
+    if run.status != Status.BUSY or 2 * (run.waiting_ms - neighbour.cpu_time_ms) > run.wall_time_ms:
+        return run
+    return dataclasses.replace(run, status=Status.TLE)
 
 
 def _ending(program: RunResult, said: CheckResult) -> str:
