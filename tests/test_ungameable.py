@@ -256,6 +256,7 @@ def payload_samples() -> list[dict]:
 # Programs that spend the time they are given, each against the slow problem; the marked ones
 # against the interactive problem too (its wall clock is twice as long: keep that family small).
 BEHAVIOURS = {
+    "contention_synchronized.cpp": True, "contention_synchronized.py": False,
     "contention_threads.cpp": True, "contention_processes.cpp": False, "contention.py": False,
     "Contention.java": False, "yield_and_sleep.cpp": False, "sleeper.py": True,
     "fork_storm.cpp": False, "thread_storm.py": False, "ThreadStorm.java": False,
@@ -355,6 +356,7 @@ def test_the_behaviours_end_as_the_submission_s_own_failure(evaluation):
                 for row, rec in evaluation["adversaries"] if row["adversary"] in BEHAVIOURS
                 or row["adversary"] in INTERACTIVE_ONLY}
     expected_slow = {
+        "contention_synchronized.cpp": {Verdict.TLE}, "contention_synchronized.py": {Verdict.TLE},
         "contention_threads.cpp": {Verdict.TLE}, "contention_processes.cpp": {Verdict.TLE},
         "contention.py": {Verdict.TLE}, "Contention.java": {Verdict.TLE},
         "yield_and_sleep.cpp": {Verdict.TLE}, "sleeper.py": {Verdict.TLE},
