@@ -35,7 +35,9 @@ def _native():
 
 NO_CGROUP_MODE = ("no-cgroup mode: programs may start threads but no processes (fork, vfork "
                   "and clone without CLONE_THREAD end as RF); CPU time is the one process's "
-                  "rusage; memory is watched every 5 ms and the run killed past the limit (MLE)")
+                  "rusage; memory (resident pages plus the files of the run's /tmp) is "
+                  "watched every 5 ms and the run killed past the limit (MLE); pipes cannot be "
+                  "grown (F_SETPIPE_SZ) and memfd_create is refused")
 
 
 class _CgroupDetection:

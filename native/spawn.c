@@ -3,6 +3,7 @@
 #include "supervisor.h"
 
 #include "starvation.h"
+#include "sysinfo_answer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +25,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -656,10 +658,18 @@ static struct timespec time_to_next_check(const struct run *run) {
                              .tv_nsec = (long)(wait % 1000000000ull)};
 }
 
-static void note_refused_syscall(struct run *run) {
+/* A call outside the allow-list: sysinfo is answered with the run's own figures; any other
+ * is refused and ends the run (RF). */
+static void serve_seccomp_notice(struct run *run) {
     struct seccomp_notif notif;
     memset(&notif, 0, sizeof(notif));
-    if (ioctl(run->listener, SECCOMP_IOCTL_NOTIF_RECV, &notif) == 0)
+    bool received = ioctl(run->listener, SECCOMP_IOCTL_NOTIF_RECV, &notif) == 0;
+    if (received && is_sysinfo_call(&notif)) {
+        answer_sysinfo(run->listener, &notif, run->req->memory_bytes,
+                       (now_ns() - run->start) / 1000000000ull);
+        return;
+    }
+    if (received)
         run->res->syscall_nr = notif.data.nr;
     run->res->killed_by = "seccomp";
 }
@@ -692,7 +702,7 @@ static bool serve_events(struct run *run) {
     if (pfd[POLL_STDERR].revents)
         sink_drain(&sinks[1]);
     if (pfd[POLL_LISTENER].revents & POLLIN)
-        note_refused_syscall(run);
+        serve_seccomp_notice(run);
     else if (pfd[POLL_LISTENER].revents)
         /* Hung up: the filter has no task left (the program is exiting). The listener stays
          * readable-at-EOF from now on, and polling it again would spin this raised-priority
@@ -738,10 +748,19 @@ static void check_cpu_time(struct run *run, uint64_t now) {
     run->next_cpu_check = saturating_add(now, step > 1000000ull ? step : 1000000ull);
 }
 
+/* Files in the run's /tmp (a tmpfs emptied between runs) are memory no RSS and no address
+ * space limit counts: without a memory cgroup the watchdog adds them itself. */
+static uint64_t tmp_used_bytes(void) {
+    struct statfs fs;
+    if (statfs("/tmp", &fs) < 0)
+        return 0;
+    return (uint64_t)(fs.f_blocks - fs.f_bfree) * (uint64_t)fs.f_bsize;
+}
+
 static void check_memory(struct run *run, uint64_t now) {
     if (stopped(run) || now < run->next_memory_check)
         return;
-    uint64_t resident = 0;
+    uint64_t resident = tmp_used_bytes();
     scan_live_processes(NULL, &resident);
     if (resident > run->res->memory_bytes)
         run->res->memory_bytes = resident;
@@ -819,6 +838,13 @@ static void record_figures(struct run *run) {
     res->output_bytes = run->sinks[0].seen;
     res->stderr_bytes = run->sinks[1].seen;
     res->cpu_ns = run->rusage_cpu;
+    if (run->cfg->cgroup == CGROUP_NONE) {
+        /* What the run left in /tmp counts too, however briefly the watchdog saw it. */
+        uint64_t left_in_tmp = tmp_used_bytes();
+        if (left_in_tmp > res->memory_bytes)
+            res->memory_bytes = left_in_tmp;
+        res->memory_source = "rusage+tmpfs";
+    }
     if (res->signal == SIGSYS && !res->killed_by)
         res->killed_by = "seccomp";
 }

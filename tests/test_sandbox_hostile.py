@@ -301,6 +301,38 @@ def test_tmp_filler_under_a_small_memory_limit(sb):
     clean(sb)
 
 
+def test_files_held_in_tmp_count_as_memory(sb):
+    """128 MiB written into /tmp (a tmpfs) and held: memory that no RSS or address-space limit
+    sees. With a memory cgroup its pages are charged to the run; without one the watchdog adds
+    the tmpfs's usage itself (it was OK at 904 KB under 16 MB)."""
+    r, out, _ = run(sb, ["./tmphold", "128", "300"], Limits(memory_limit_mb=16,
+                                                           time_limit_ms=scaled(2000)))
+    assert r.status == "MLE", (r, out)
+
+
+def test_pipe_buffers_cannot_be_grown(sb):
+    """F_SETPIPE_SZ would hold up to 64 MiB of kernel memory per uid outside every limit but a
+    memory cgroup: refused (EPERM) in every mode, so pipes keep their default 64 KiB and the
+    open-files limit bounds what they hold."""
+    r, out, _ = run(sb, ["./pipegrow"], Limits())
+    assert r.status == "OK" and out.strip() == "refused EPERM", (r, out)
+
+
+def test_sysinfo_shows_the_run_not_the_host(sb):
+    """sysinfo(2) used to return the host's load averages, free RAM and process count, which
+    /proc hides: two runs could watch each other through them. The supervisor answers it with
+    the run's own figures, so glibc's sysconf(_SC_PHYS_PAGES) (which reads it) still works."""
+    r, out, _ = run(sb, ["./sysinfo"], Limits(memory_limit_mb=256))
+    assert r.status == "OK", (r, out)
+    fields = dict(item.split("=") for item in out.split())
+    assert fields["loads"] == "0,0,0" and fields["procs"] == "1", out
+    assert int(fields["totalram"]) == int(fields["freeram"]) == 256 << 20, out
+    assert int(fields["phys_pages"]) * int(fields["pagesize"]) == 256 << 20, out
+    assert int(fields["nprocs"]) >= 1, out
+    bad, out, _ = run(sb, ["./sysinfo", "bad"], Limits())
+    assert bad.status == "OK" and out.strip() == "rc=-1 errno=Bad address", (bad, out)
+
+
 def test_memfd_filler_stops_at_the_file_size_limit(sb):
     r, out, _ = run(sb, ["./memfd", "write"], Limits(memory_limit_mb=256, file_size_limit_mb=32))
     if sb.cgroup == "none":   # nothing would charge a memfd's pages: refused

@@ -48,7 +48,7 @@ MiB = 1 << 20
 REPO = Path(__file__).resolve().parent.parent
 JAVA = ["/usr/bin/java", "-XX:+UseSerialGC", "-Xmx544m", "-Xss64m", "Main"]
 TIMER_SLACK_MS = scaled(20)
-NONE_SOURCES = {"cpu": "rusage", "memory": "rusage", "processes": "threads-only"}
+NONE_SOURCES = {"cpu": "rusage", "memory": "rusage+tmpfs", "processes": "threads-only"}
 
 
 def _unsandboxed_cpu_ms(argv: list[str], cwd: Path, cpu: int) -> float:
@@ -469,7 +469,7 @@ def test_cgroup_none_build_policy_keeps_processes(make_sandbox):
                       Limits(time_limit_ms=scaled(3000)))
     assert r.status == "OK", (r, err)
     assert out.strip() == "child done", (out, err)
-    assert r.sources == {"cpu": "rusage", "memory": "rusage", "processes": "waited-children"}, r
+    assert r.sources == {"cpu": "rusage", "memory": "rusage+tmpfs", "processes": "waited-children"}, r
     assert 200 <= r.cpu_time_ms <= scaled(3000), r
 
 

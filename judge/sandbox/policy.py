@@ -10,6 +10,7 @@ import errno
 import functools
 import socket
 import tempfile
+from fcntl import F_SETPIPE_SZ
 
 import pyseccomp
 
@@ -39,7 +40,7 @@ geteuid getgid getegid getresuid getresgid getpgrp getpgid getsid clock_gettime 
 gettimeofday time times getrusage nanosleep clock_nanosleep rt_sigaction rt_sigprocmask
 rt_sigreturn rt_sigpending rt_sigtimedwait rt_sigsuspend pause sigaltstack tgkill tkill kill exit
 exit_group restart_syscall wait4 waitid clone fork vfork execve pipe pipe2 poll ppoll select
-pselect6 sysinfo memfd_create ftruncate fallocate unlink unlinkat mkdir mkdirat rename renameat
+pselect6 memfd_create ftruncate fallocate unlink unlinkat mkdir mkdirat rename renameat
 renameat2 rmdir fsync fdatasync sync_file_range msync mincore membarrier umask chdir fchdir
 fadvise64 setsid setpgid alarm getitimer setitimer timer_create timer_settime timer_gettime
 timer_getoverrun timer_delete eventfd eventfd2 epoll_create epoll_create1 epoll_ctl epoll_wait
@@ -84,6 +85,7 @@ FORKING_POLICIES = frozenset({"build"})
 CLONE_THREAD = 0x00010000
 
 
+
 # A socket's family decides whether the net namespace confines it: AF_VSOCK (reaches the host
 # and its VMs), AF_NETLINK, AF_PACKET and the rest are not namespaced as one would hope, or
 # are of no use to a program, so socket and socketpair are allowed per family and anything
@@ -121,7 +123,7 @@ def policy_bpf(name: str, without_cgroup: bool = False) -> bytes:
     # Foreign ABIs (i386 `int 0x80`, x32) do not match the native architecture: killed outright.
     f.set_attr(pyseccomp.Attr.ACT_BADARCH, pyseccomp.KILL_PROCESS)
     for syscall in sorted(set(allowed)):
-        if syscall == "clone":
+        if syscall in ("clone", "fcntl"):
             continue
         if syscall in SOCKET_FAMILIES:
             for family in SOCKET_FAMILIES[syscall]:
@@ -140,6 +142,10 @@ def policy_bpf(name: str, without_cgroup: bool = False) -> bytes:
                    pyseccomp.Arg(0, pyseccomp.MASKED_EQ, CLONE_NAMESPACE_FLAGS, 0))
     # clone3 takes its flags in memory, out of the filter's reach: make libc fall back to clone.
     f.add_rule(pyseccomp.ERRNO(errno.ENOSYS), "clone3")
+    # A pipe's buffer is kernel memory that neither RSS nor RLIMIT_AS counts (up to 64 MiB a
+    # uid): pipes keep their default size, so RLIMIT_NOFILE bounds what they hold.
+    f.add_rule(pyseccomp.ALLOW, "fcntl", pyseccomp.Arg(1, pyseccomp.NE, F_SETPIPE_SZ))
+    f.add_rule(pyseccomp.ERRNO(errno.EPERM), "fcntl", pyseccomp.Arg(1, pyseccomp.EQ, F_SETPIPE_SZ))
     # Runs are pinned to one CPU; moving off it would let threads outrun the CPU accounting.
     f.add_rule(pyseccomp.ERRNO(errno.EPERM), "sched_setaffinity")
     # `personality(0xffffffff)` only asks; any change (e.g. disabling ASLR) is refused.
