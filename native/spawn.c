@@ -301,10 +301,12 @@ static void account(struct run_result *res, const struct rusage *ru, uint64_t *r
 }
 
 /* What the scheduler says of a run's threads, from schedstat: the CPU time they got (the
- * tick-based figures of /proc/<pid>/stat would round each process down by up to 10 ms); and,
- * from /proc/<pid>/stat, what the children each process reaped used. */
+ * tick-based figures of /proc/<pid>/stat would round each process down by up to 10 ms) and
+ * the time they were ready to run but waited for a CPU; and, from /proc/<pid>/stat, what the
+ * children each process reaped used. */
 struct sched_figures {
     uint64_t cpu_ns;
+    uint64_t waiting_ns;
     uint64_t reaped_ns;
 };
 
@@ -328,10 +330,11 @@ static void add_process_schedstat(long pid, struct sched_figures *sum) {
         if (n <= 0)
             continue;
         buf[n] = '\0';
-        unsigned long long cpu;
-        if (sscanf(buf, "%llu", &cpu) != 1)
+        unsigned long long cpu, waiting;
+        if (sscanf(buf, "%llu %llu", &cpu, &waiting) != 2)
             continue;
         sum->cpu_ns += cpu;
+        sum->waiting_ns += waiting;
     }
     closedir(tasks);
 }
@@ -418,7 +421,7 @@ static uint64_t program_cpu_ns(clockid_t main_clock, const struct handshake *hel
     if (cgroup_cpu_ns(&used) == 0) {
         used = minus(used, hello->setup_in_cgroup_ns);
     } else {
-        struct sched_figures sched = {0, 0};
+        struct sched_figures sched = {0, 0, 0};
         scan_live_processes(&sched, NULL);
         used = minus(sched.cpu_ns, hello->setup_ns);
     }
@@ -713,21 +716,24 @@ static bool serve_events(struct run *run) {
 }
 
 /* All the CPU the run's processes have used so far, the ones already reaped included. */
-static uint64_t run_cpu_so_far_ns(const struct run *run) {
+static uint64_t run_cpu_so_far_ns(const struct run *run, const struct sched_figures *live) {
     uint64_t used = 0;
     if (cgroup_cpu_ns(&used) == 0)
         return used;
-    struct sched_figures sched = {0, 0};
-    scan_live_processes(&sched, NULL);
-    return sched.cpu_ns + sched.reaped_ns + starvation_reaped_ns(&run->starvation);
+    return live->cpu_ns + live->reaped_ns + starvation_reaped_ns(&run->starvation);
 }
 
 static void check_wall_clock(struct run *run, uint64_t now) {
     if (stopped(run) || now < run->wall_deadline)
         return;
-    /* How long the run's CPU served work outside the run tells a starved program (a busy
-     * machine) from a slow or sleeping one; nothing the run does can raise it. */
-    run->res->waiting_ns = starvation_outside_ns(&run->starvation, run_cpu_so_far_ns(run));
+    /* A starved program (a busy machine) from a slow or sleeping one: the time its threads
+     * waited for a CPU, but never more than its CPU served work outside the run. The wait
+     * alone a program can inflate (its threads waiting for each other); the outside work it
+     * cannot, and it says nothing of a program that sleeps. */
+    struct sched_figures live = {0, 0, 0};
+    scan_live_processes(&live, NULL);
+    uint64_t outside = starvation_outside_ns(&run->starvation, run_cpu_so_far_ns(run, &live));
+    run->res->waiting_ns = live.waiting_ns < outside ? live.waiting_ns : outside;
     run->res->killed_by = "wall-timer";
 }
 

@@ -1,4 +1,7 @@
-/* Whether a run was starved of CPU: how much of its CPU's time went to work outside the run.
+/* Whether a run was starved of CPU: how much of its CPU's time went to work outside the run,
+ * the bound on how long the run can be said to have waited for others (spawn.c takes the
+ * smaller of this and its threads' run-queue delay, which says nothing of others but tells a
+ * program that wanted the CPU from one that slept).
  *
  * A run stopped by the wall clock before its CPU limit is BUSY when something else took its
  * CPU: the judge cannot tell whether it fits its limit. The figure must be one the run cannot

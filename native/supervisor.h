@@ -56,7 +56,7 @@ struct run_result {
     uint64_t setup_ns; /* the child's own set-up before exec: not in cpu_ns */
     uint64_t oom_kills;
     uint64_t undelivered_bytes; /* output within the limits that its reader did not take */
-    uint64_t waiting_ns;        /* at a wall-timer kill: time its CPU served work outside it */
+    uint64_t waiting_ns;        /* at a wall-timer kill: its wait for a CPU others took */
     const char *killed_by;      /* NULL, "cpu-timer", "wall-timer", "output", "seccomp", "memory" */
     int syscall_nr;             /* -1 unless a refused syscall was seen */
     const char *cpu_source, *memory_source;

@@ -31,8 +31,8 @@ def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_
             stopped_by = KilledBy.MEMORY
     elif (stopped_by == KilledBy.WALL_TIMER and cpu_ms < limits.time_limit_ms
           and 2 * waiting_ns > wall_ns):
-        # Stopped by the wall clock while its CPU served work outside the run more than half
-        # the time: the machine was too busy to tell whether the program fits its limit. Not a
+        # Stopped by the wall clock having waited for a CPU that work outside the run took more
+        # than half the time: the machine was too busy to tell whether the program fits its limit. Not a
         # verdict. (The figure cannot be raised by the run itself: native/starvation.c.)
         status = Status.BUSY
     elif stopped_by in (KilledBy.CPU_TIMER, KilledBy.WALL_TIMER) or signal == signals.SIGXCPU:
@@ -65,9 +65,9 @@ def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_
 def describe_end(run: RunResult) -> str:
     """One line on how a run that was not OK ended, for a test's message."""
     if run.status == Status.BUSY:
-        return (f"stopped by the wall clock after {run.cpu_time_ms:.0f} ms of CPU, while its "
-                f"CPU served other work for {run.waiting_ms:.0f} ms: the machine is too busy to "
-                "judge this")
+        return (f"stopped by the wall clock after {run.cpu_time_ms:.0f} ms of CPU, having "
+                f"waited {run.waiting_ms:.0f} ms for a CPU other work took: the machine is too "
+                "busy to judge this")
     if run.syscall:
         return describe_refusal(run.syscall)
     return run.error or (f"killed by {run.killed_by}" if run.killed_by else "")
