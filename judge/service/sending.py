@@ -1,5 +1,5 @@
 """The answers the server holds for its clients, bounded across the server (docs/design.md
-§9.4). An answer is built whole (a JSON body of at most Settings.answer_limit_bytes) and then
+§9.1). An answer is built whole (a JSON body of at most Settings.answer_limit_bytes) and then
 held until its client has taken it; a client that never reads would keep it for ever. Here:
 
 - all answers held at once take at most `max_bytes`; one that would pass it is answered 503

@@ -104,7 +104,7 @@ class Settings(BaseModel):
 
     @property
     def answer_limit_bytes(self) -> int:
-        """The most one answer takes, encoded (docs/design.md §9.4): /run_code and /v1/exec
+        """The most one answer takes, encoded (docs/design.md §9.1): /run_code and /v1/exec
         carry the output limits and fetch_files, at most 4/3 of them (base64); /submit and
         /v1/grade their text budget and a few hundred bytes of figures a test."""
         run = 4 * (self.output_limit_mb * MiB + self.stderr_limit_mb * MiB
@@ -114,7 +114,7 @@ class Settings(BaseModel):
 
     @property
     def memory_bound_bytes(self) -> int:
-        """The bound on the server's RSS whatever its clients do (docs/design.md §9.4): the
+        """The bound on the server's RSS whatever its clients do (docs/design.md §9.1): the
         process itself, the request bodies it holds (each parsed and decoded beside its raw
         bytes), each slot's captured output and files, the answers held for their clients,
         and the answers being built (the text, its JSON and its bytes)."""
