@@ -22,7 +22,7 @@ logger = logging.getLogger(__name__)
 CHUNK_BYTES = 64 << 10
 
 
-class AnswerBudget:
+class HeldAnswers:
     """ASGI middleware: holds back each response's start until its body is known, reserves
     the body's size from the server's budget (or answers 503), sends it in chunks within the
     send timeout, and gives the reservation back when the response is done."""
