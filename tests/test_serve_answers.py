@@ -7,12 +7,15 @@ request on its slot."""
 from __future__ import annotations
 
 import json
+import random
 import socket
 import time
 
 import pytest
 
 from conftest import scaled
+from judge.service import answers
+from judge.service.answers import bounded_text, encoded_size
 from judge.service.settings import Settings
 from serving import Server
 
@@ -61,6 +64,21 @@ def test_a_submit_answer_is_bounded_by_its_encoded_size(one):
     assert len(response.content) <= limit, (len(response.content), limit)
     result = response.json()
     assert not result["accepted"] and len(result["tests"]) == 4
+
+
+def test_text_is_cut_at_the_longest_start_that_fits_its_encoded_limit(monkeypatch):
+    monkeypatch.setattr(answers, "_PIECE_CHARS", 7)      # cuts across pieces too
+    rng = random.Random(26)
+    alphabet = [0x01, 0x1F, 0x22, 0x5C, 0x0A, 0x41, 0xFF, 0xE2, 0x82, 0xAC, 0xC3, 0xA9]
+    for _ in range(3000):
+        data = bytes(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
+        limit = rng.randint(0, 80)
+        text, cut = bounded_text(data, limit)
+        whole = data.decode(errors="replace")
+        assert encoded_size(text) <= limit and whole.startswith(text), (data, limit)
+        assert cut == (text != whole)
+        assert not cut or encoded_size(whole[:len(text) + 1]) > limit, (data, limit)
+        assert encoded_size(text) == len(json.dumps(text, ensure_ascii=False).encode()) - 2
 
 
 def _never_reads(port: int, body: dict) -> socket.socket:

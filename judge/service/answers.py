@@ -19,18 +19,32 @@ def encoded_size(text: str) -> int:
 
 def bounded_text(data: bytes | str, limit: int) -> tuple[str, bool]:
     """The text of `data` (bytes that are not UTF-8 as U+FFFD) whose JSON encoding takes at
-    most `limit` bytes, and whether it was cut."""
+    most `limit` bytes, and whether it was cut. Encoded a piece at a time, so that what it
+    costs to find the cut is the cut, not six times the output."""
     text = data if isinstance(data, str) else data.decode(errors="replace")
     if len(text) <= limit // 6:
         return text, False            # no character costs more than six bytes
-    # Each character costs at least one byte: what is past `limit` characters cannot fit.
-    encoded = json.dumps(text[:limit + 1], ensure_ascii=False)[1:-1].encode()
-    if len(encoded) <= limit:
-        return text, False
-    cut = encoded[:limit].decode(errors="ignore")     # a whole UTF-8 character last
+    used = 0
+    for start in range(0, len(text), _PIECE_CHARS):
+        piece = text[start:start + _PIECE_CHARS]
+        size = encoded_size(piece)
+        if used + size > limit:
+            return text[:start] + _cut(piece, limit - used), True
+        used += size
+    return text, False
+
+
+_PIECE_CHARS = 1 << 16
+
+
+def _cut(piece: str, limit: int) -> str:
+    """The longest start of `piece` whose JSON encoding takes at most `limit` bytes."""
+    encoded = json.dumps(piece, ensure_ascii=False)[1:-1].encode()[:limit]
+    cut = encoded.decode(errors="ignore")             # a whole UTF-8 character last
     for _ in range(6):               # an escape is at most six characters: drop a broken one
         try:
-            return json.loads(f'"{cut}"'), True
+            text: str = json.loads(f'"{cut}"')
+            return text
         except ValueError:
             cut = cut[:-1]
     raise AssertionError("unreachable: six characters hold any escape")
