@@ -131,6 +131,32 @@ def test_clients_that_never_read_do_not_grow_the_server_past_its_bound(require_s
         assert answer.status_code == 200 and answer.json()["run_result"]["stdout"] == "42\n"
 
 
+def test_request_bodies_held_at_once_are_bounded(require_sandbox):
+    with Server(slots=1, max_body_bytes=1 << 20, max_requests_bytes=1 << 20) as server:
+        partial = socket.create_connection(("127.0.0.1", server.port))
+        try:
+            partial.sendall(b"POST /run_code HTTP/1.1\r\nHost: judge\r\nContent-Type: "
+                            b"application/json\r\nContent-Length: %d\r\n\r\n" % (1 << 20))
+            partial.sendall(b" " * (900 << 10))         # held, never finished
+            deadline = time.monotonic() + scaled(20_000) / 1000
+            while (server.metric("judge_serve_held_bytes", kind="requests") < 900 << 10
+                   and time.monotonic() < deadline):
+                time.sleep(0.05)
+            padding = " " * (200 << 10)
+            refused = server.post("/run_code", {"code": "print(1)" + padding, "language": "python"})
+            assert refused.status_code == 503 and refused.json()["error"] == "busy"
+            assert int(refused.headers["Retry-After"]) >= 1
+            assert server.metric("judge_serve_rejected_total", reason="requests_held") >= 1
+        finally:
+            partial.close()
+        deadline = time.monotonic() + scaled(20_000) / 1000
+        while (server.metric("judge_serve_held_bytes", kind="requests") > 0
+               and time.monotonic() < deadline):
+            time.sleep(0.05)                           # until the server saw it go
+        answer = server.post("/run_code", {"code": "print(1)" + padding, "language": "python"})
+        assert answer.status_code == 200 and answer.json()["run_result"]["stdout"] == "1\n"
+
+
 @pytest.mark.parametrize("depth", [3000, 20000])
 def test_a_deep_directory_chain_does_not_fail_the_next_request(one, depth):
     chain = (f"import os\ntry:\n    for _ in range({depth}):\n        os.mkdir('d'); os.chdir('d')\n"

@@ -31,8 +31,9 @@ class BodyLimit:
     connection's own messages, so a handler can still learn that its client went away.
 
     The bodies of all requests held at once (read, queued or running) take at most
-    `held_max_bytes`: a request that would pass it is answered 503 with Retry-After, so the
-    queue holds no more than that whatever its depth."""
+    `held_max_bytes`, counted as they arrive (a client that declares a large body and sends it
+    slowly holds only what it sent): a request that would pass it is answered 503 with
+    Retry-After, so the queue holds no more than that whatever its depth."""
 
     def __init__(self, app: ASGIApp, max_bytes: int, held_max_bytes: int, retry_after_s: int,
                  metrics: Metrics) -> None:
@@ -60,17 +61,18 @@ class BodyLimit:
             await self._bounded(scope, receive, send, reserved)
         finally:
             self.held -= reserved[0]
+            self.metrics.held_bytes.labels("requests").set(self.held)
 
     def _reserve(self, size: int, reserved: list[int]) -> bool:
         if self.held + size > self.held_max_bytes:
             return False
         self.held += size
         reserved[0] += size
+        self.metrics.held_bytes.labels("requests").set(self.held)
         return True
 
     async def _bounded(self, scope: Scope, receive: Receive, send: Send,
                        reserved: list[int]) -> None:
-        declared = 0
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
@@ -81,9 +83,6 @@ class BodyLimit:
                 if declared > self.max_bytes:
                     await self._too_large(send)
                     return
-        if not self._reserve(declared, reserved):
-            await self._too_many(send)
-            return
         chunks: list[bytes] = []
         total = 0
         while True:
@@ -95,7 +94,7 @@ class BodyLimit:
             if total > self.max_bytes:
                 await self._too_large(send)
                 return
-            if total > reserved[0] and not self._reserve(total - reserved[0], reserved):
+            if not self._reserve(len(body), reserved):
                 await self._too_many(send)
                 return
             chunks.append(body)

@@ -77,6 +77,7 @@ class HeldAnswers:
                     return
                 reserved = len(body)
                 self.held += reserved
+                self.metrics.held_bytes.labels("answers").set(self.held)
                 deadline = loop.time() + self.timeout_s
                 first, start = start, None
                 await timed(first)
@@ -95,3 +96,4 @@ class HeldAnswers:
         finally:
             if reserved > 0:
                 self.held -= reserved
+                self.metrics.held_bytes.labels("answers").set(self.held)
