@@ -26,6 +26,12 @@ def serve_command(
     queue_size: int | None = typer.Option(None, "--queue-size", help="Jobs waiting for a slot "
                                           "before 503 (default 16 per slot, at least 64)."),
     max_body_mb: int | None = typer.Option(None, "--max-body-mb", help="Largest request body."),
+    max_requests_mb: int | None = typer.Option(None, "--max-requests-mb", help="Request bodies "
+                                               "held at once, all together, before 503 "
+                                               "(default 256)."),
+    max_answers_mb: int | None = typer.Option(None, "--max-answers-mb", help="Answers held for "
+                                              "their clients at once, all together, before 503 "
+                                              "(default 256)."),
     testlib: Path | None = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
                                         help="A testlib checkout for custom checkers."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn's: warning, info, debug."),
@@ -43,8 +49,10 @@ def serve_command(
     for name, value in (("slots", slots), ("slot_base", slot_base), ("queue_size", queue_size)):
         if value is not None:
             options[name] = value
-    if max_body_mb is not None:
-        options["max_body_bytes"] = max_body_mb * MiB
+    for name, mb in (("max_body_bytes", max_body_mb), ("max_requests_bytes", max_requests_mb),
+                     ("max_answers_bytes", max_answers_mb)):
+        if mb is not None:
+            options[name] = mb * MiB
     if token_file is not None:
         options["tokens"] = read_tokens(token_file)
     try:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import stat
 
 # What a missing, linked or non-directory step of a path means when reading: no such file.
@@ -87,10 +86,43 @@ def open_regular_file(box: int, parts: list[str]) -> int | None:
 
 
 def empty(box: int) -> None:
-    """Removes everything in the box; raises OSError when something cannot be removed (a
-    program made a directory it left unreadable)."""
-    for entry in os.scandir(box):
-        if entry.is_dir(follow_symlinks=False):
-            shutil.rmtree(entry.name, dir_fd=box)
-        else:
-            os.unlink(entry.name, dir_fd=box)
+    """Removes everything in the box, however deep, by an iterative walk that holds one
+    directory descriptor at a time and never follows a link (a link is removed, not its
+    target); raises OSError when something cannot be removed."""
+    names: list[str] = []          # the path from the box down to `current`
+    current = box
+    try:
+        while True:
+            child = _unlink_all_but_a_directory(current)
+            if child is not None:
+                below = os.open(child, _DIRECTORY, dir_fd=current)
+                if current != box:
+                    os.close(current)
+                names.append(child)
+                current = below
+                continue
+            if not names:
+                return
+            # Up by "..": the walk is below the box (names is not empty), and nothing runs in
+            # the box while it is emptied, so the parent is the directory it came down from.
+            parent = os.open("..", _DIRECTORY, dir_fd=current)
+            os.close(current)
+            current = parent
+            os.rmdir(names.pop(), dir_fd=current)
+    finally:
+        if current != box:
+            os.close(current)
+
+
+_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _unlink_all_but_a_directory(directory: int) -> str | None:
+    """Unlinks every entry of `directory` that is not a directory and returns the name of one
+    that is (None when none is left)."""
+    with os.scandir(directory) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                return entry.name
+            os.unlink(entry.name, dir_fd=directory)
+    return None

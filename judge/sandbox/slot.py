@@ -216,8 +216,8 @@ class Sandbox:
 
     def empty_box(self) -> int:
         """The tmpfs box emptied of what earlier runs left, and its descriptor. A box that
-        cannot be emptied (a program made a directory it left unreadable) costs a restart of the
-        slot, which brings a new tmpfs."""
+        cannot be emptied, for any reason, costs a restart of the slot (a new tmpfs) here,
+        before the next run, never that run's result."""
         self._owner.check()
         if self.box_tmpfs_mb is None:
             raise SandboxError("only a tmpfs box is emptied by the judge")
@@ -225,8 +225,8 @@ class Sandbox:
         assert self.box_fd is not None, "a started slot with a tmpfs box has its descriptor"
         try:
             box_files.empty(self.box_fd)
-        except OSError as exc:
-            logger.info("slot %d: the box could not be emptied (%s); restarting it", self.slot, exc)
+        except Exception as exc:
+            logger.info("slot %d: the box could not be emptied (%r); restarting it", self.slot, exc)
             self.close()
             self.start()
             assert self.box_fd is not None

@@ -18,6 +18,7 @@ from judge.service.auth import BearerAuth
 from judge.service.errors import install_handlers
 from judge.service.limits import BodyLimit
 from judge.service.runtime import ClientGone, Service
+from judge.service.sending import HeldAnswers
 from judge.service.settings import Settings
 from judge.service.v1_models import Health, Readiness, SlotState
 
@@ -99,7 +100,13 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
 
     app.openapi = openapi  # type: ignore[method-assign]
 
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, metrics=service.metrics)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       held_max_bytes=settings.max_requests_bytes,
+                       retry_after_s=settings.retry_after_s, metrics=service.metrics)
     if settings.tokens:
         app.add_middleware(BearerAuth, tokens=settings.tokens, metrics=service.metrics)
+    # Outermost: every answer, errors included, is within the server's answer budget.
+    app.add_middleware(HeldAnswers, max_bytes=settings.max_answers_bytes,
+                       timeout_s=settings.send_timeout_s, retry_after_s=settings.retry_after_s,
+                       metrics=service.metrics)
     return app

@@ -14,6 +14,9 @@ from judge import JudgeError
 from judge.service.errors import ApiError, ErrorResponse
 from judge.service.v1_models import BatchItem, BatchStatus, Excluded, ExcludedItem
 
+# The texts (compile log, checker messages) an item of a batch keeps for polling, encoded.
+BATCH_ITEM_TEXT_BYTES = 64 << 10
+
 if TYPE_CHECKING:
     from judge.service.runtime import Service
     from judge.service.v1 import Grading
@@ -85,7 +88,7 @@ class Batch:
                         return
                     break
                 service.metrics.runs.labels("batch", str(result.verdict)).inc()
-                item.result, item.status = grade_response(result), "done"
+                item.result, item.status = grade_response(result, BATCH_ITEM_TEXT_BYTES), "done"
 
         await asyncio.gather(*(one(i, g) for i, g in enumerate(self.gradings)))
 

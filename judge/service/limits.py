@@ -28,10 +28,23 @@ class BodyLimit:
     """ASGI middleware: a body longer than `max_bytes` is refused with 413, by its
     Content-Length before anything is read, or as soon as a chunked body passes the bound. The
     body is read whole here (it is bounded) and handed on; after it, the app's receive gets the
-    connection's own messages, so a handler can still learn that its client went away."""
+    connection's own messages, so a handler can still learn that its client went away.
 
-    def __init__(self, app: ASGIApp, max_bytes: int, metrics: Metrics) -> None:
+    The bodies of all requests held at once (read, queued or running) take at most
+    `held_max_bytes`, counted as they arrive (a client that declares a large body and sends it
+    slowly holds only what it sent): a request that would pass it is answered 503 with
+    Retry-After, so the queue holds no more than that whatever its depth."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, held_max_bytes: int, retry_after_s: int,
+                 metrics: Metrics) -> None:
         self.app, self.max_bytes, self.metrics = app, max_bytes, metrics
+        self.held_max_bytes, self.retry_after_s = held_max_bytes, retry_after_s
+        self.held = 0
+
+    async def _too_many(self, send: Send) -> None:
+        self.metrics.rejected.labels("requests_held").inc()
+        await send_error(send, 503, "busy", "the server holds as many requests as it may: "
+                         "try again", {"Retry-After": str(self.retry_after_s)})
 
     async def _too_large(self, send: Send) -> None:
         self.metrics.rejected.labels("too_large").inc()
@@ -43,6 +56,23 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        reserved = [0]
+        try:
+            await self._bounded(scope, receive, send, reserved)
+        finally:
+            self.held -= reserved[0]
+            self.metrics.held_bytes.labels("requests").set(self.held)
+
+    def _reserve(self, size: int, reserved: list[int]) -> bool:
+        if self.held + size > self.held_max_bytes:
+            return False
+        self.held += size
+        reserved[0] += size
+        self.metrics.held_bytes.labels("requests").set(self.held)
+        return True
+
+    async def _bounded(self, scope: Scope, receive: Receive, send: Send,
+                       reserved: list[int]) -> None:
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
@@ -63,6 +93,9 @@ class BodyLimit:
             total += len(body)
             if total > self.max_bytes:
                 await self._too_large(send)
+                return
+            if not self._reserve(len(body), reserved):
+                await self._too_many(send)
                 return
             chunks.append(body)
             if not message.get("more_body", False):

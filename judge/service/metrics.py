@@ -30,9 +30,13 @@ class Metrics:
                                       "a slot.", ["endpoint"], buckets=LATENCY_BUCKETS, registry=r)
         self.rejected = Counter("judge_serve_rejected", "Requests refused before running, by "
                                 "reason (queue_full, too_large, invalid, unauthorized, "
-                                "draining).", ["reason"], registry=r)
+                                "draining, requests_held, answers_held, send_timeout: an "
+                                "answer dropped after its job ran).", ["reason"], registry=r)
         self.cancelled = Counter("judge_serve_cancelled", "Queued jobs dropped because their "
                                  "client went away.", registry=r)
+        self.held_bytes = Gauge("judge_serve_held_bytes", "Bytes held for clients, by kind: "
+                                "request bodies (being read, queued or running) and answers "
+                                "(being sent).", ["kind"], registry=r)
         self.slot_restarts = Counter("judge_serve_slot_restarts", "Slots rebuilt after a "
                                      "failure of their sandboxes or worker thread.", registry=r)
 

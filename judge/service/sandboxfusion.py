@@ -41,6 +41,7 @@ from judge.languages import LANGUAGES, Language, get_language
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits, RunResult, SandboxError
 from judge.sandbox.policy import describe_refusal
+from judge.service.answers import COMPILE_LOG_BYTES, AnswerBudget, encoded_size
 from judge.service.errors import ApiError
 from judge.service.limits import (
     check_code,
@@ -54,6 +55,7 @@ from judge.service.limits import (
 )
 from judge.service.pool import SlotUnavailable
 from judge.service.runtime import Service
+from judge.service.settings import MiB, Settings
 from judge.service.sf_models import (
     CommandRunResult,
     CommandRunStatus,
@@ -104,13 +106,10 @@ def resolve_language(name: str) -> Language:
     return language
 
 
-def _text(data: bytes | None) -> str:
-    return (data or b"").decode(errors="replace")
-
-
 # -- judge results as SandboxFusion's ---------------------------------------------------------
 
-def compile_command_result(compiled: CompileResult) -> CommandRunResult:
+def compile_command_result(compiled: CompileResult, log: str | None = None) -> CommandRunResult:
+    """`log`: the compile log as the answer carries it (cut to its share)."""
     stopped_by_time = "[compilation stopped: TLE" in compiled.log
     status = CommandRunStatus.TimeLimitExceeded if stopped_by_time else CommandRunStatus.Finished
     if compiled.status == "SE":
@@ -118,10 +117,13 @@ def compile_command_result(compiled: CompileResult) -> CommandRunResult:
     return CommandRunResult(
         status=status, execution_time=round(compiled.time_ms / 1000, 6),
         return_code=None if status != CommandRunStatus.Finished else (0 if compiled.status == "OK" else 1),
-        stdout="", stderr=compiled.log, judge_status=compiled.status)
+        stdout="", stderr=compiled.log if log is None else log, judge_status=compiled.status)
 
 
-def run_command_result(run: RunResult, stdout: bytes | None, stderr: bytes | None) -> CommandRunResult:
+def run_command_result(run: RunResult, stdout: bytes | None, stderr: bytes | None,
+                       budget: AnswerBudget, stdout_limit: int,
+                       stderr_limit: int = 0) -> CommandRunResult:
+    """The run as SandboxFusion's; its stdout and stderr cut to their encoded limits."""
     status = CommandRunStatus.Finished
     return_code: int | None = run.exit_code if run.exit_code is not None else (
         -run.signal if run.signal else None)
@@ -131,16 +133,18 @@ def run_command_result(run: RunResult, stdout: bytes | None, stderr: bytes | Non
         status = CommandRunStatus.Error
     elif run.status != Status.OK and not return_code:
         return_code = -9      # stopped by the judge for a limit, as a kernel kill would show it
-    text_err = _text(stderr)
+    text_out, out_cut = budget.text(stdout, stdout_limit)
+    text_err, err_cut = budget.text(stderr, stderr_limit)
     note = describe_refusal(run.syscall) if run.syscall else (
         run.error if run.status in (Status.SE, Status.BUSY) else None)
     if note:
         text_err += ("\n" if text_err and not text_err.endswith("\n") else "") + f"[judge: {note}]"
     return CommandRunResult(
         status=status, execution_time=round(run.wall_time_ms / 1000, 6), return_code=return_code,
-        stdout=_text(stdout), stderr=text_err, cpu_time=round(run.cpu_time_ms / 1000, 6),
+        stdout=text_out, stderr=text_err, cpu_time=round(run.cpu_time_ms / 1000, 6),
         memory_kb=run.memory_kb, judge_status=str(run.status), signal=run.signal,
-        killed_by=str(run.killed_by) if run.killed_by else None)
+        killed_by=str(run.killed_by) if run.killed_by else None, stdout_truncated=out_cut,
+        stderr_truncated=err_cut)
 
 
 def _run_status(run: RunResult) -> tuple[RunStatus, str]:
@@ -155,12 +159,17 @@ def _run_status(run: RunResult) -> tuple[RunStatus, str]:
     return RunStatus.Failed, ""
 
 
-def run_code_response(outcome: ProgramOutcome) -> RunCodeResponse:
+def run_code_response(outcome: ProgramOutcome, settings: Settings) -> RunCodeResponse:
+    """The answer of /run_code: stdout within the output limit and stderr within the stderr
+    limit, both as encoded, and the compile log within COMPILE_LOG_BYTES."""
+    budget = AnswerBudget(settings.output_limit_mb * MiB + settings.stderr_limit_mb * MiB
+                          + COMPILE_LOG_BYTES)
     compile_result = None
     if outcome.compile is not None:
-        compile_result = compile_command_result(outcome.compile)
+        log, _ = budget.text(outcome.compile.log, COMPILE_LOG_BYTES)
+        compile_result = compile_command_result(outcome.compile, log)
         if outcome.compile.status == "SE":
-            return RunCodeResponse(status=RunStatus.SandboxError, message=outcome.compile.log,
+            return RunCodeResponse(status=RunStatus.SandboxError, message=log,
                                    compile_result=compile_result, verdict="SE")
         if outcome.compile.status != "OK":
             return RunCodeResponse(status=RunStatus.Failed, compile_result=compile_result,
@@ -173,7 +182,8 @@ def run_code_response(outcome: ProgramOutcome) -> RunCodeResponse:
             "fetch_files left out (past the size this server returns): " + ", ".join(captured.skipped))
     return RunCodeResponse(
         status=status, message=message, compile_result=compile_result,
-        run_result=run_command_result(captured.run, captured.stdout, captured.stderr),
+        run_result=run_command_result(captured.run, captured.stdout, captured.stderr, budget,
+                                      settings.output_limit_mb * MiB, settings.stderr_limit_mb * MiB),
         files={name: base64.b64encode(data).decode() for name, data in captured.files.items()},
         verdict=str(captured.run.status))
 
@@ -215,7 +225,7 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
     except JudgeError as exc:
         service.metrics.runs.labels("run_code", "SE").inc()
         return sandbox_error(str(exc))
-    response = run_code_response(outcome)
+    response = run_code_response(outcome, settings)
     service.metrics.runs.labels("run_code", response.verdict or "SE").inc()
     return response
 
@@ -311,24 +321,31 @@ async def submission_problem(body: SubmitRequest, language: Language, service: S
     return problem
 
 
-def _truncated(data: bytes, full: bool) -> str:
-    text = _text(data)
-    return text if full or len(text) <= TEST_INFO_CHARS else text[:TEST_INFO_CHARS] + "..."
+def _test_info(case: TestCase, full: bool, budget: AnswerBudget, limit: int) -> dict[str, Any]:
+    """A test's input and answer as SandboxFusion echoes them: TEST_INFO_CHARS characters of
+    each unless `full`, and within the answer's budget either way."""
+    def shown(data: bytes) -> str:
+        text = data.decode(errors="replace")
+        short = not full and len(text) > TEST_INFO_CHARS
+        text, cut = budget.text(text[:TEST_INFO_CHARS] if short else text, limit)
+        return text + "..." if short or cut else text
+    return {"input": {"stdin": shown(case.input)}, "output": {"stdout": shown(case.output)}}
 
 
 def eval_test_case(test: TestResult, case: TestCase, compile_result: CommandRunResult | None,
-                   full: bool) -> EvalTestCase:
+                   full: bool, budget: AnswerBudget, share: int) -> EvalTestCase:
     assert test.run is not None
     status, message = _run_status(test.run)
     if test.verdict == Verdict.FAIL:
         status, message = RunStatus.SandboxError, f"the checker failed: {test.checker_message}"
     elif status == RunStatus.Failed or test.verdict != Verdict.AC:
         message = test.checker_message
-    info = {"input": {"stdin": _truncated(case.input, full)},
-            "output": {"stdout": _truncated(case.output, full)}}
+    message, _ = budget.text(message, share)
     exec_info = RunCodeResponse(status=status, message=message, compile_result=compile_result,
-                                run_result=run_command_result(test.run, test.output, None),
+                                run_result=run_command_result(test.run, test.output, None, budget,
+                                                              share),
                                 verdict=str(test.verdict))
+    info = _test_info(case, full, budget, share)
     return EvalTestCase(passed=test.verdict == Verdict.AC, exec_info=exec_info, test_info=info)
 
 
@@ -363,35 +380,54 @@ def ungradable_result(body: SubmitRequest, code: str, extracted: str,
 
 
 def eval_result(body: SubmitRequest, code: str, extracted: str, result: GradeResult,
-                problem: Problem, language: Language) -> EvalResult:
+                problem: Problem, language: Language, settings: Settings) -> EvalResult:
+    """The answer of /submit. Every text it carries (outputs, messages, logs, the tests echoed
+    back) is drawn from one budget of max_submit_output_bytes as encoded, each test's share at
+    most an even part of it (at least 4 KiB); the rest of the answer is its structure, a few
+    hundred bytes a test (Settings.answer_limit_bytes)."""
     full = bool(body.config.extra.get("return_full_case", False))
     script = language.name in SCRIPT_LANGUAGES
-    compile_result = None if script else compile_command_result(result.compile)
+    budget = AnswerBudget(settings.max_submit_output_bytes)
+    share = submit_share(settings, len(problem.tests))
+    shown = len(result.tests) + 1
+    # The compile log is in every test's compile_result and in the judge's figures: paid for
+    # each time, out of a quarter of the budget.
+    log, _ = budget.text(result.compile.log, min(COMPILE_LOG_BYTES, budget.left // (4 * shown)))
+    budget.left -= encoded_size(log) * (shown - 1)
+    compile_result = None if script else compile_command_result(result.compile, log)
     tests: list[EvalTestCase] = []
+    judge = result.to_dict()
+    judge["compile"]["log"] = log
     if result.compile.status != "OK":
-        first = problem.tests[0]
-        info = {"input": {"stdin": _truncated(first.input, full)},
-                "output": {"stdout": _truncated(first.output, full)}}
+        info = _test_info(problem.tests[0], full, budget, share)
         if result.compile.status == "SE":
-            exec_info = sandbox_error(result.compile.log)
+            exec_info = sandbox_error(log)
             exec_info.compile_result = compile_result
         elif script:
             # SandboxFusion runs a script that does not parse; Python says so and exits 1.
             exec_info = RunCodeResponse(
                 status=RunStatus.Failed, verdict="CE",
                 run_result=CommandRunResult(status=CommandRunStatus.Finished, execution_time=0,
-                                            return_code=1, stdout="", stderr=result.compile.log,
+                                            return_code=1, stdout="", stderr=log,
                                             judge_status="CE"))
         else:
             exec_info = RunCodeResponse(status=RunStatus.Failed, compile_result=compile_result,
                                         verdict="CE")
         tests.append(EvalTestCase(passed=False, exec_info=exec_info, test_info=info))
     else:
-        for test in result.tests:
-            tests.append(eval_test_case(test, problem.tests[test.index - 1], compile_result, full))
+        for test, figures in zip(result.tests, judge["tests"], strict=True):
+            case = eval_test_case(test, problem.tests[test.index - 1], compile_result, full,
+                                  budget, share)
+            figures["checker_message"], _ = budget.text(test.checker_message, share)
+            tests.append(case)
     return EvalResult(id=body.id, accepted=result.verdict == Verdict.AC, extracted_code=code,
                       tests=tests, extracted_type=extracted,  # type: ignore[arg-type]
-                      extra={"verdict": str(result.verdict), "judge": result.to_dict()})
+                      extra={"verdict": str(result.verdict), "judge": judge})
+
+
+def submit_share(settings: Settings, tests: int) -> int:
+    """The encoded bytes of one test's output (and of each of its other texts) in /submit."""
+    return max(4096, settings.max_submit_output_bytes // max(1, tests))
 
 
 @router.post("/submit", response_model=EvalResult,
@@ -420,7 +456,7 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
     all_tests = bool(config.extra.get("run_all_cases", False))
 
     # Each test's stdout comes back in its exec_info, up to a share of the server's budget.
-    share = max(4096, service.settings.max_submit_output_bytes // max(1, len(problem.tests)))
+    share = submit_share(service.settings, len(problem.tests))
 
     def job(slot: Slot) -> GradeResult:
         return slot.grade(code, language, problem, all_tests=all_tests, keep_output=True,
@@ -436,7 +472,7 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
         raise invalid(str(exc)) from None
     service.metrics.runs.labels("submit", str(result.verdict)).inc()
     refuse_judge_failure(result, service.settings.retry_after_s)
-    return eval_result(body, code, extracted, result, problem, language)
+    return eval_result(body, code, extracted, result, problem, language, service.settings)
 
 
 __all__ = ["router", "run_code_response", "eval_result", "provided_tests", "resolve_language",

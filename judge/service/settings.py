@@ -11,6 +11,15 @@ from judge import JudgeError
 from judge.sandbox.slots import SERVICE
 
 MiB = 1 << 20
+# Terms of the memory bound (memory_bound_bytes): the interpreter, its libraries and the
+# judge's modules with room for the allocator's slack; the copies of a request body alive
+# while it is handled (raw, parsed, decoded); the copies of an answer while it is built.
+PROCESS_BYTES = 256 * MiB
+REQUEST_COPIES = 4
+ANSWER_COPIES = 3
+# An answer's figures beside its texts: per test of /submit, and in all.
+ANSWER_BYTES_PER_TEST = 4096
+ANSWER_FIXED_BYTES = 1 * MiB
 
 
 class Settings(BaseModel):
@@ -41,6 +50,9 @@ class Settings(BaseModel):
     max_batch_items: int = Field(default=1000, ge=1)
     max_batches: int = Field(default=64, ge=1)            # batches kept for polling at once
     max_argv: int = Field(default=256, ge=1)
+    # Request bodies held at once (being read, queued or running), all requests together; past
+    # it a request is answered 503 with Retry-After before its body is read.
+    max_requests_bytes: int = Field(default=256 * MiB, ge=1024)
 
     # -- run limits ---------------------------------------------------------------------------
     default_memory_mb: int = Field(default=1024, ge=16)
@@ -50,9 +62,18 @@ class Settings(BaseModel):
     stderr_limit_mb: int = Field(default=1, ge=0)
     box_mb: int = Field(default=64, ge=1)                 # the tmpfs /box of /run_code and /v1/exec
     max_fetch_bytes: int = Field(default=16 * MiB, ge=0)  # what fetch_files may bring back, together
-    # /submit's answer holds each test's stdout: this much of it, all tests together (each
-    # test's share, at least 4 KiB, is cut there; the checker always sees the whole output).
-    max_submit_output_bytes: int = Field(default=64 * MiB, ge=0)
+    # /submit's answer holds each test's stdout, message and echoed test: this much of them,
+    # as encoded, all tests together (each test's share, at least 4 KiB, is cut there; the
+    # checker always sees the whole output). /v1/grade's texts take the same budget.
+    max_submit_output_bytes: int = Field(default=16 * MiB, ge=0)
+
+    # -- answers ------------------------------------------------------------------------------
+    # Encoded answers held for their clients at once, all together; an answer that would pass
+    # it is answered 503 with Retry-After instead (its job ran: the client may ask again).
+    max_answers_bytes: int = Field(default=256 * MiB, ge=1024)
+    # An answer its client has not taken whole this long after it was ready is dropped and the
+    # connection closed.
+    send_timeout_s: float = Field(default=60, gt=0)
 
     # -- lifecycle ----------------------------------------------------------------------------
     drain_timeout_s: float = Field(default=120, gt=0)     # SIGTERM: longest wait for runs in flight
@@ -64,6 +85,11 @@ class Settings(BaseModel):
             raise ValueError("default_memory_mb is above max_memory_mb")
         if self.max_files_bytes > self.box_mb * MiB:
             raise ValueError("max_files_bytes does not fit in the box (box_mb)")
+        if self.answer_limit_bytes > self.max_answers_bytes:
+            raise ValueError(f"max_answers_bytes is below one answer's bound "
+                             f"({self.answer_limit_bytes} bytes)")
+        if self.max_body_bytes > self.max_requests_bytes:
+            raise ValueError("max_requests_bytes is below max_body_bytes")
         if any(not token or any(c.isspace() for c in token) for token in self.tokens):
             raise ValueError("a token is empty or holds white space")
         try:
@@ -75,6 +101,27 @@ class Settings(BaseModel):
     @property
     def queue_limit(self) -> int:
         return self.queue_size or max(64, 16 * self.slots)
+
+    @property
+    def answer_limit_bytes(self) -> int:
+        """The most one answer takes, encoded (docs/design.md §9.1): /run_code and /v1/exec
+        carry the output limits and fetch_files, at most 4/3 of them (base64); /submit and
+        /v1/grade their text budget and a few hundred bytes of figures a test."""
+        run = 4 * (self.output_limit_mb * MiB + self.stderr_limit_mb * MiB
+                   + self.max_fetch_bytes) // 3
+        grading = self.max_submit_output_bytes + self.max_tests * ANSWER_BYTES_PER_TEST
+        return max(run, grading) + ANSWER_FIXED_BYTES
+
+    @property
+    def memory_bound_bytes(self) -> int:
+        """The bound on the server's RSS whatever its clients do (docs/design.md §9.1): the
+        process itself, the request bodies it holds (each parsed and decoded beside its raw
+        bytes), each slot's captured output and files, the answers held for their clients,
+        and the answers being built (the text, its JSON and its bytes)."""
+        captured = self.output_limit_mb * MiB + self.stderr_limit_mb * MiB + self.max_fetch_bytes
+        return (PROCESS_BYTES + REQUEST_COPIES * self.max_requests_bytes
+                + self.slots * (captured + ANSWER_COPIES * self.answer_limit_bytes)
+                + self.max_answers_bytes)
 
     @property
     def slot_numbers(self) -> range:

@@ -38,6 +38,10 @@ class CommandRunResult(BaseModel):
                                      "RE, RF, SE, BUSY (runs); OK, CE, SE (compiles)")
     signal: int | None = None
     killed_by: str | None = None
+    stdout_truncated: bool = Field(default=False, description="stdout was cut to what this "
+                                   "server returns (its encoded size); the run and any checker "
+                                   "saw all of it")
+    stderr_truncated: bool = False
 
 
 class RunCodeRequest(BaseModel):

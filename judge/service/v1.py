@@ -19,6 +19,7 @@ from judge.languages import LANGUAGES, Language, get_language
 from judge.problems.model import Problem, TestCase, is_checker_source
 from judge.sandbox import POLICIES, Limits, SandboxError
 from judge.sandbox.result import CANNOT_EXECUTE
+from judge.service.answers import COMPILE_LOG_BYTES, AnswerBudget
 from judge.service.errors import ApiError, ErrorResponse
 from judge.service.limits import (
     check_code,
@@ -31,6 +32,7 @@ from judge.service.limits import (
 )
 from judge.service.pool import SlotUnavailable
 from judge.service.runtime import Service
+from judge.service.settings import MiB
 from judge.service.slot import Captured, Slot
 from judge.service.v1_models import (
     BatchCreated,
@@ -114,9 +116,16 @@ async def prepare(body: GradeRequest, service: Service) -> Grading:
     return Grading(body.code, language, problem, body.all_tests)
 
 
-def grade_response(result: GradeResult) -> GradeResponse:
-    # Through JSON, exactly as `judge run --json` prints it.
-    return GradeResponse.model_validate(json.loads(json.dumps(result.to_dict())))
+def grade_response(result: GradeResult, text_bytes: int) -> GradeResponse:
+    """`judge run --json`'s result, through JSON as it prints it, with its texts (the compile
+    log, the checker messages) cut to `text_bytes` together as encoded."""
+    budget = AnswerBudget(text_bytes)
+    figures = result.to_dict()
+    figures["compile"]["log"], _ = budget.text(result.compile.log, COMPILE_LOG_BYTES)
+    share = max(4096, text_bytes // max(1, len(result.tests)))
+    for test, shown in zip(result.tests, figures["tests"], strict=True):
+        shown["checker_message"], _ = budget.text(test.checker_message, share)
+    return GradeResponse.model_validate(json.loads(json.dumps(figures)))
 
 
 def judge_failure(service: Service, exc: Exception) -> ApiError:
@@ -139,7 +148,7 @@ async def grade(body: GradeRequest, request: Request) -> GradeResponse:
     except JudgeError as exc:
         raise judge_failure(service, exc) from None
     service.metrics.runs.labels("grade", str(result.verdict)).inc()
-    return grade_response(result)
+    return grade_response(result, service.settings.max_submit_output_bytes)
 
 
 def _decode(text: str, field: str) -> bytes:
@@ -202,12 +211,18 @@ async def exec_command(body: ExecRequest, request: Request) -> ExecResponse:
     if run.status == "SE" and run.error and run.error.startswith(CANNOT_EXECUTE):
         raise invalid(run.error)       # a command that does not exist is the caller's mistake
 
-    def out(data: bytes) -> str:
-        return (base64.b64encode(data).decode() if body.output == "base64"
-                else data.decode(errors="replace"))
+    budget = AnswerBudget(settings.output_limit_mb * MiB + settings.stderr_limit_mb * MiB)
 
+    def out(data: bytes, limit: int) -> tuple[str, bool]:
+        if body.output == "base64":      # at most 4/3 of the output limits
+            return base64.b64encode(data).decode(), False
+        return budget.text(data, limit)
+
+    stdout, stdout_cut = out(captured.stdout, settings.output_limit_mb * MiB)
+    stderr, stderr_cut = out(captured.stderr, settings.stderr_limit_mb * MiB)
     return ExecResponse(result=RunResultModel.model_validate(json.loads(json.dumps(run.to_dict()))),
-                        stdout=out(captured.stdout), stderr=out(captured.stderr),
+                        stdout=stdout, stderr=stderr, stdout_truncated=stdout_cut,
+                        stderr_truncated=stderr_cut,
                         files={name: base64.b64encode(data).decode()
                                for name, data in captured.files.items()})
 

@@ -146,6 +146,10 @@ class ExecResponse(BaseModel):
     result: RunResultModel
     stdout: str
     stderr: str
+    stdout_truncated: bool = Field(default=False, description="text output cut to the server's "
+                                   "output limit as encoded (a control byte is six bytes of "
+                                   "JSON); base64 output is never cut")
+    stderr_truncated: bool = False
     files: dict[str, str] = Field(default_factory=dict, description="fetch_files, base64")
 
 
