@@ -47,6 +47,31 @@ def take_slots(count: int) -> int:
     return first
 
 
+def never_reads(port: int, body: dict) -> socket.socket:
+    """A client that sends a /run_code request and never reads its answer (a small receive
+    buffer, so the server's send blocks early)."""
+    data = json.dumps(body).encode()
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(b"POST /run_code HTTP/1.1\r\nHost: judge\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: %d\r\n\r\n%s" % (len(data), data))
+    return sock
+
+
+# A testlib checker with no answer for the input 7: it FAILs there whatever the output (the
+# jury's own answer too), the jury's fault.
+JURY_WITHOUT_AN_ANSWER = r'''
+#include "testlib.h"
+int main(int argc, char* argv[]) {
+    registerTestlibCmd(argc, argv);
+    if (inf.readInt() == 7) quitf(_fail, "the jury has no answer for 7");
+    if (ouf.readInt() != ans.readInt()) quitf(_wa, "wrong");
+    quitf(_ok, "right");
+}
+'''
+
+
 class Server:
     """`with Server(slots=2, ...) as server: requests.get(server.url + "/healthz")`."""
 

@@ -21,7 +21,7 @@ import pytest
 import requests
 
 from conftest import PACK_SOURCES, assert_no_leftovers, scaled, supervisor_pids_of
-from serving import REPO, Server, take_slots
+from serving import JURY_WITHOUT_AN_ANSWER, REPO, Server, take_slots
 
 pytestmark = pytest.mark.usefixtures("require_sandbox")
 
@@ -157,18 +157,6 @@ def test_batches_are_graded_and_polled(server):
                          for i in server.get(created["url"]).json()["items"]), 60_000, "the cancel")
     final = server.get(created["url"]).json()
     assert sum(i["status"] == "cancelled" for i in final["items"]) >= 8
-
-
-# A testlib checker with no answer for the input 7: it FAILs there whatever the output.
-JURY_WITHOUT_AN_ANSWER = r'''
-#include "testlib.h"
-int main(int argc, char* argv[]) {
-    registerTestlibCmd(argc, argv);
-    if (inf.readInt() == 7) quitf(_fail, "the jury has no answer for 7");
-    if (ouf.readInt() != ans.readInt()) quitf(_wa, "wrong");
-    quitf(_ok, "right");
-}
-'''
 
 
 def test_a_batch_says_which_items_the_judge_failed_at(server):

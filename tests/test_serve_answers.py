@@ -17,7 +17,7 @@ from conftest import scaled
 from judge.service import answers
 from judge.service.answers import bounded_text, encoded_size
 from judge.service.settings import Settings
-from serving import Server
+from serving import Server, never_reads
 
 pytestmark = pytest.mark.usefixtures("require_sandbox")
 
@@ -81,16 +81,6 @@ def test_text_is_cut_at_the_longest_start_that_fits_its_encoded_limit(monkeypatc
         assert encoded_size(text) == len(json.dumps(text, ensure_ascii=False).encode()) - 2
 
 
-def _never_reads(port: int, body: dict) -> socket.socket:
-    data = json.dumps(body).encode()
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.connect(("127.0.0.1", port))
-    sock.sendall(b"POST /run_code HTTP/1.1\r\nHost: judge\r\nContent-Type: application/json\r\n"
-                 b"Content-Length: %d\r\n\r\n%s" % (len(data), data))
-    return sock
-
-
 def test_clients_that_never_read_do_not_grow_the_server_past_its_bound(require_sandbox):
     # Small budgets, so that the bound is well below what these clients took before (12
     # answers of 100 MB held: over 1 GB).
@@ -100,7 +90,7 @@ def test_clients_that_never_read_do_not_grow_the_server_past_its_bound(require_s
         bound = settings_of(server).memory_bound_bytes
         pid = server.process.pid
         clients = 12
-        socks = [_never_reads(server.port, {"code": FLOOD, "language": "python"})
+        socks = [never_reads(server.port, {"code": FLOOD, "language": "python"})
                  for _ in range(clients)]
         peak = 0
         deadline = time.monotonic() + scaled(120_000) / 1000

@@ -24,7 +24,7 @@ from judge.grade import GradeResult
 from judge.service.errors import ApiError
 from judge.service.sandboxfusion import refuse_judge_failure
 from judge.verdicts import Verdict
-from serving import Server
+from serving import JURY_WITHOUT_AN_ANSWER, Server
 
 pytestmark = pytest.mark.usefixtures("require_sandbox")
 
@@ -202,19 +202,6 @@ def test_an_unsupported_language_is_a_failed_run_answered_at_once(server):
     assert not result.accepted and result.extra["verdict"] == "UNGRADABLE"
     assert result.tests[0].exec_info.status == sf.RunStatus.Failed
     assert "not supported by this judge" in result.tests[0].exec_info.message
-
-
-# A testlib checker with no answer for the input 7: it FAILs there whatever the output (the
-# jury's own answer too), the jury's fault.
-JURY_WITHOUT_AN_ANSWER = r'''
-#include "testlib.h"
-int main(int argc, char* argv[]) {
-    registerTestlibCmd(argc, argv);
-    if (inf.readInt() == 7) quitf(_fail, "the jury has no answer for 7");
-    if (ouf.readInt() != ans.readInt()) quitf(_wa, "wrong");
-    quitf(_ok, "right");
-}
-'''
 
 
 def test_a_judge_failure_is_never_an_answer_the_client_scores(server):

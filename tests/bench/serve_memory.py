@@ -6,14 +6,13 @@ of `\\x01`, and the server's RSS while 8 clients send such a /run_code and never
 from __future__ import annotations
 
 import json
-import socket
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from serving import Server  # noqa: E402
+from serving import Server, never_reads  # noqa: E402
 
 FLOOD = "import sys; sys.stdout.buffer.write(b'\\x01' * (16 << 20))"
 CLIENTS = 8
@@ -26,16 +25,6 @@ def rss_mib(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) // 1024
     return 0
-
-
-def never_reads(port: int, body: dict) -> socket.socket:
-    data = json.dumps(body).encode()
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.connect(("127.0.0.1", port))
-    sock.sendall(b"POST /run_code HTTP/1.1\r\nHost: judge\r\nContent-Type: application/json\r\n"
-                 b"Content-Length: %d\r\n\r\n%s" % (len(data), data))
-    return sock
 
 
 def main() -> None:
