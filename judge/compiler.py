@@ -20,6 +20,7 @@ from judge.cache import judge_cache_dir
 from judge.languages import Language
 from judge.sandbox import Limits, RunResult, Sandbox, box_files
 from judge.sandbox.slots import COMMAND
+from judge.sandbox.verdict import describe_end
 from judge.verdicts import Status
 
 logger = logging.getLogger(__name__)
@@ -254,9 +255,11 @@ class Compiler:
                                   stdout=output, stderr=output)
                 output.seek(0)
                 log = output.read(LOG_LIMIT).decode(errors="replace")
-            if run.status in (Status.SE, Status.RF):
-                # The toolchain itself was stopped by the sandbox: a judge failure, not cached.
-                detail = run.error or f"the compiler made a refused syscall: {run.syscall}"
+            if run.status in (Status.SE, Status.RF, Status.BUSY):
+                # The toolchain itself was stopped by the sandbox, or starved by a busy machine:
+                # a judge failure, never a CE kept in the cache for good.
+                detail = (describe_end(run) if run.status == Status.BUSY else
+                          run.error or f"the compiler made a refused syscall: {run.syscall}")
                 logger.warning("%s compile failed in the sandbox: %s (run %s)", language.name, detail, run)
                 return CompileResult("SE", detail, None, False, (time.perf_counter() - started) * 1e3)
             if run.status != "OK":

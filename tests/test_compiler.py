@@ -63,3 +63,20 @@ def test_a_build_writing_past_its_box_is_stopped_as_ce(compiler, script):
     result = compiler.compile("int main() { return 0; }\n", filler)
     assert result.status == "CE" and NOTE in result.log, result.log
     assert result.artifacts is None and cached_results(compiler) == []
+
+
+def test_a_compile_starved_of_cpu_is_a_judge_failure_and_not_cached(compiler, monkeypatch):
+    """A compiler stopped by the wall clock on a busy machine (BUSY) has no verdict: it used to
+    be a CE, kept in the cache, so the submission failed for good for the machine's load."""
+    from judge.sandbox import Sandbox
+    from judge.verdicts import KilledBy, Status
+    real_run = Sandbox.run
+
+    def starved(self, *args, **kwargs):
+        return dataclasses.replace(real_run(self, *args, **kwargs), status=Status.BUSY,
+                                   killed_by=KilledBy.WALL_TIMER)
+
+    monkeypatch.setattr(Sandbox, "run", starved)
+    result = compiler.compile("int main() { return 0; }\n", get_language("cpp"))
+    assert result.status == "SE" and "too busy" in result.log, result
+    assert cached_results(compiler) == []
