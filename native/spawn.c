@@ -310,6 +310,19 @@ struct sched_figures {
     uint64_t reaped_ns;
 };
 
+/* A small /proc file as a string; false when the process is gone or the file empty. */
+static bool read_proc_file(const char *path, char *buf, size_t size) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    return true;
+}
+
 static void add_process_schedstat(long pid, struct sched_figures *sum) {
     char path[64];
     snprintf(path, sizeof(path), "/proc/%ld/task", pid);
@@ -322,14 +335,8 @@ static void add_process_schedstat(long pid, struct sched_figures *sum) {
             continue;
         char file[128], buf[128];
         snprintf(file, sizeof(file), "/proc/%ld/task/%.32s/schedstat", pid, task->d_name);
-        int fd = open(file, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
+        if (!read_proc_file(file, buf, sizeof(buf)))
             continue;
-        ssize_t n = read(fd, buf, sizeof(buf) - 1);
-        close(fd);
-        if (n <= 0)
-            continue;
-        buf[n] = '\0';
         unsigned long long cpu, waiting;
         if (sscanf(buf, "%llu %llu", &cpu, &waiting) != 2)
             continue;
@@ -343,14 +350,8 @@ static void add_process_schedstat(long pid, struct sched_figures *sum) {
 static void add_reaped_children_cpu(long pid, struct sched_figures *sum) {
     char path[64], buf[1024];
     snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    if (!read_proc_file(path, buf, sizeof(buf)))
         return;
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return;
-    buf[n] = '\0';
     const char *after_name = strrchr(buf, ')');
     long long children_user, children_system;
     if (!after_name ||
@@ -366,14 +367,8 @@ static void add_reaped_children_cpu(long pid, struct sched_figures *sum) {
 static uint64_t process_rss_bytes(long pid) {
     char path[64], buf[128];
     snprintf(path, sizeof(path), "/proc/%ld/statm", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    if (!read_proc_file(path, buf, sizeof(buf)))
         return 0;
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return 0;
-    buf[n] = '\0';
     unsigned long long size_pages, resident_pages;
     if (sscanf(buf, "%llu %llu", &size_pages, &resident_pages) != 2)
         return 0;

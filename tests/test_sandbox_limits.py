@@ -187,7 +187,7 @@ def test_memory_below_the_limit_is_measured(sb, mib):
     assert r.status == "OK", r
     assert out.strip() == f"touched {mib} MiB"
     assert mib * 1024 <= r.memory_kb <= (mib + 8) * 1024, r
-    assert r.sources["memory"] in ("cgroup-v1", "cgroup-v2", "rusage")
+    assert r.sources["memory"] in ("cgroup-v1", "cgroup-v2", "rusage+tmpfs")
 
 
 def test_memory_over_the_limit_is_mle(sb):
