@@ -683,7 +683,7 @@ def test_a_run_cannot_make_itself_busy(sb, kind):
         assert r.status == "RF", r     # no fork without a pids cgroup: refused, never BUSY
         return
     assert r.status == "TLE" and r.killed_by == "wall-timer", r
-    assert r.cpu_time_ms < 1000 and r.waiting_ms < r.wall_time_ms / 2, r
+    assert r.waiting_ms < r.wall_time_ms / 2, r
 
 
 def test_a_stderr_flood_does_not_make_a_run_busy(sb):
