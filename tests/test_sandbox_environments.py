@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import V1_CONTROLLERS, next_slot, run, slot_cgroup_dirs, slot_dir_name
+from conftest import V1_CONTROLLERS, next_slot, own_cgroups, run, slot_cgroup_dirs, slot_dir_name
 
 pytestmark = pytest.mark.sandbox
 REPO = Path(__file__).resolve().parent.parent
@@ -116,6 +116,7 @@ def test_cgroup_found_under_an_engine_s_mount_layout(box, require_sandbox, tmp_p
     if not (_v1_host() and CAN_UNSHARE_MOUNT):
         pytest.skip("needs root, allowed to unshare a mount namespace")
     own = _own_v1_paths()
+    own_dirs = own_cgroups()
     side = tmp_path / "hierarchies"
     script = _engine_layout(side, own)
     slot = next_slot()
@@ -132,11 +133,13 @@ def test_cgroup_found_under_an_engine_s_mount_layout(box, require_sandbox, tmp_p
         assert out["sources"]["memory"] == "cgroup-v1", out
         name = slot_dir_name(slot, out["supervisor"])
         for controller in V1_CONTROLLERS:
-            # The slot lives in our own cgroup (whose limits then hold), not at the root.
+            # The slot lives in our own cgroup (whose limits then hold), not at the root. We
+            # look through our own mounts, outside the layout: when this suite itself runs in a
+            # container, they show our cgroup as their root, and the hierarchy's root is hidden.
             mount = Path("/sys/fs/cgroup", controller)
-            inside_own = mount / own[controller].lstrip("/") / name
+            inside_own = own_dirs[controller] / name
             assert inside_own.is_dir(), f"{inside_own} missing"
-            if own[controller] != "/":
+            if own_dirs[controller] != mount:
                 assert not (mount / name).exists(), f"slot escaped to {mount / name}"
     finally:
         proc.communicate(input="\n", timeout=60)
