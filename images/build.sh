@@ -1,5 +1,5 @@
 #!/bin/bash
-# Builds the judge image (images/Containerfile) with podman, or docker when podman is absent.
+# Builds the judge image (images/Containerfile) with the engine images/engine.sh resolves.
 #
 #   images/build.sh            what `make image` runs; prints the image name on the last line
 #
@@ -9,7 +9,7 @@
 # a hash of everything that goes into it, and is not rebuilt while that hash is unchanged.
 #
 # Environment: JUDGE_IMAGE (default localhost/judge), JUDGE_BASE_IMAGE (default
-# localhost/judge-base:bookworm), JUDGE_ENGINE (podman or docker; default podman if installed),
+# localhost/judge-base:bookworm), JUDGE_ENGINE and JUDGE_STORAGE_DRIVER (images/engine.sh),
 # JUDGE_MIRROR (default: the Debian mirror of the host's apt sources), PYTHON (default .venv's).
 set -euo pipefail
 
@@ -20,14 +20,13 @@ cd "$(dirname "$0")/.."
 IMAGE=${JUDGE_IMAGE:-localhost/judge}
 BASE=${JUDGE_BASE_IMAGE:-localhost/judge-base:bookworm}
 PYTHON=${PYTHON:-.venv/bin/python}
-ENGINE=${JUDGE_ENGINE:-$(command -v podman >/dev/null && echo podman || echo docker)}
-command -v "$ENGINE" >/dev/null || die "neither podman nor docker is installed (make setup installs podman)"
 [ -x "$PYTHON" ] || die "$PYTHON is missing: run 'make setup' first"
-# crun, podman's default runtime, cannot start containers on cgroup v1/hybrid hosts.
-RUNTIME=()
-[ "$(basename "$ENGINE")" = podman ] && RUNTIME=(--runtime runc)
+# The engine with its runtime and storage options (images/engine.sh), the same for every call.
+engine_words=$(images/engine.sh) || die "no container engine can run here: $engine_words"
+mapfile -t ENGINE <<<"$engine_words"
+log "engine: ${ENGINE[*]}"
 
-image_exists() { "$ENGINE" image inspect "$1" >/dev/null 2>&1; }
+image_exists() { "${ENGINE[@]}" image inspect "$1" >/dev/null 2>&1; }
 
 # --- the base: a minimal Debian 12 from the host's mirror ------------------------------------
 if ! image_exists "$BASE"; then
@@ -53,7 +52,7 @@ if ! image_exists "$BASE"; then
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
     bookworm "$tarball" \
     "deb $mirror bookworm main" "deb $mirror bookworm-updates main" "deb $security bookworm-security main"
-  "$ENGINE" import --change 'CMD ["/bin/bash"]' "$tarball" "$BASE" >/dev/null
+  "${ENGINE[@]}" import --change 'CMD ["/bin/bash"]' "$tarball" "$BASE" >/dev/null
   rm -f "$tarball"
 fi
 
@@ -79,7 +78,7 @@ inputs=(pyproject.toml setup.py README.md LICENSE native judge images/Containerf
 sources=$( { git ls-files -co --exclude-standard -- "${inputs[@]}" 2>/dev/null \
              || find "${inputs[@]}" -type f ! -path '*/__pycache__/*' ! -name '*.so' ! -path 'judge/_bin/*'; } \
            | sort | while read -r f; do if [ -f "$f" ]; then echo "$f"; fi; done)
-key=$( { echo "$sources" | xargs sha256sum; cat "$wheels/constraints.txt"; "$ENGINE" image inspect --format '{{.Id}}' "$BASE"; } \
+key=$( { echo "$sources" | xargs sha256sum; cat "$wheels/constraints.txt"; "${ENGINE[@]}" image inspect --format '{{.Id}}' "$BASE"; } \
        | sha256sum | cut -c1-12)
 if image_exists "$IMAGE:$key"; then
   log "$IMAGE:$key is up to date"
@@ -87,12 +86,12 @@ else
   log "building $IMAGE:$key"
   # The docker image format keeps the Containerfile's HEALTHCHECK (OCI has no health checks).
   FORMAT=()
-  [ "$(basename "$ENGINE")" = podman ] && FORMAT=(--format docker)
-  "$ENGINE" build "${RUNTIME[@]}" "${FORMAT[@]}" --build-arg BASE="$BASE" -f images/Containerfile -t "$IMAGE:$key" .
+  [ "$(basename "${ENGINE[0]}")" = podman ] && FORMAT=(--format docker)
+  "${ENGINE[@]}" build "${FORMAT[@]}" --build-arg BASE="$BASE" -f images/Containerfile -t "$IMAGE:$key" .
 fi
-"$ENGINE" tag "$IMAGE:$key" "$IMAGE:latest"
+"${ENGINE[@]}" tag "$IMAGE:$key" "$IMAGE:latest"
 # Images of earlier trees are each some hundred MB of their own layers.
-for old in $("$ENGINE" images --format '{{.Repository}}:{{.Tag}}' "$IMAGE"); do
-  case "$old" in "$IMAGE:$key"|"$IMAGE:latest") ;; *) "$ENGINE" rmi "$old" >/dev/null || true ;; esac
+for old in $("${ENGINE[@]}" images --format '{{.Repository}}:{{.Tag}}' "$IMAGE"); do
+  case "$old" in "$IMAGE:$key"|"$IMAGE:latest") ;; *) "${ENGINE[@]}" rmi "$old" >/dev/null || true ;; esac
 done
 echo "$IMAGE:$key"

@@ -1,7 +1,8 @@
 """The judge image (images/, docs/containers.md): `make image` builds it, then it grades, passes
 `judge doctor` and `judge audit --quick`, and contains a memory bomb inside rootful podman run
-with the narrow flag set; without one of those flags, doctor names the flag. (The flags are
-podman's; docker spells some differently, see docs/containers.md.)
+with the narrow flag set; without one of those flags, doctor names the flag. The engine is
+the one `make image` uses (images/engine.sh): podman, or docker with JUDGE_ENGINE=docker, with
+the storage driver a store inside a container needs.
 
 The image is tagged by a hash of its inputs, so a second run of these tests reuses it; the first
 build takes several minutes (a cold base about 5 on a 2-core machine)."""
@@ -20,9 +21,25 @@ from conftest import HOST_CGROUP_MODES, PACK_SOURCES, scaled
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTION = PACK_SOURCES / "codeforces-2020A" / "sol.cpp"
 
-# The narrow flag set of docs/containers.md, per cgroup layout of the host.
+def _engine() -> tuple[list[str], str]:
+    """The engine `make image` uses (images/engine.sh: JUDGE_ENGINE, runtime and storage
+    driver), and why none can run. The image tests use rootful engines."""
+    if os.geteuid() != 0:
+        return [], "the image tests use a rootful container engine: run them as root"
+    found = subprocess.run([str(ROOT / "images" / "engine.sh")], capture_output=True, text=True,
+                           timeout=300)
+    if found.returncode != 0:
+        return [], f"no container engine can run here: {found.stdout.strip() or found.stderr.strip()}"
+    return found.stdout.split(), ""
+
+
+ENGINE, NO_ENGINE = _engine()
+DOCKER = bool(ENGINE) and Path(ENGINE[0]).name == "docker"
+
+# The narrow flag set of docs/containers.md, per cgroup layout of the host and per engine
+# (docker spells the /proc unmask differently and has no cgroup unmask).
 SECCOMP = ["--security-opt", "seccomp=unconfined"]
-PROC = ["--security-opt", "unmask=/proc/*"]
+PROC = ["--security-opt", "systempaths=unconfined" if DOCKER else "unmask=/proc/*"]
 NICE = ["--cap-add", "SYS_NICE"]
 CGROUP_V1 = [
     arg for c in ("memory", "cpuacct", "pids") for arg in ("-v", f"/sys/fs/cgroup/{c}:/sys/fs/cgroup/{c}")]
@@ -32,29 +49,13 @@ CGROUP = {"v1": CGROUP_V1, "v2": CGROUP_V2}.get(HOST_CGROUP, [])
 NARROW = SECCOMP + PROC + NICE + CGROUP
 
 
-def _engine() -> tuple[list[str], str]:
-    """podman with runc (crun fails on cgroup v1/hybrid hosts), and why it is unusable. The
-    flags above are podman's (docker spells some differently), so docker is not tried."""
-    if os.geteuid() != 0:
-        return [], "the image tests use rootful podman: run them as root"
-    if not shutil.which("podman"):
-        return [], "podman is not installed (make setup installs it)"
-    probe = subprocess.run(["podman", "--runtime", "runc", "info"], capture_output=True, text=True,
-                           timeout=120)
-    if probe.returncode != 0:
-        return [], f"`podman info` fails: {(probe.stderr or probe.stdout).strip()[-300:]}"
-    return ["podman", "--runtime", "runc"], ""
-
-
-ENGINE, NO_ENGINE = _engine()
 pytestmark = [pytest.mark.skipif(not ENGINE, reason=NO_ENGINE), pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
 def image() -> str:
-    env = dict(os.environ, JUDGE_ENGINE="podman")
     build = subprocess.run(["make", "-s", "image"], cwd=ROOT, capture_output=True, text=True,
-                           env=env, timeout=scaled(1_800_000) / 1000)
+                           timeout=scaled(1_800_000) / 1000)
     assert build.returncode == 0, f"make image failed:\n{build.stdout[-3000:]}\n{build.stderr[-3000:]}"
     return build.stdout.strip().splitlines()[-1]
 
@@ -132,7 +133,7 @@ def test_memory_bomb_in_the_image_is_mle(image):
 @pytest.mark.timeout(2400)
 @pytest.mark.parametrize("dropped, named", [
     (SECCOMP, "--security-opt seccomp=unconfined"),
-    (PROC, "--security-opt unmask=/proc/*"),
+    (PROC, " ".join(PROC)),
     (CGROUP, " ".join(CGROUP)),
 ], ids=["seccomp", "proc", "cgroup"])
 def test_doctor_names_the_flag_that_is_missing(image, dropped, named):
