@@ -3,6 +3,7 @@ each run inside them (docs/design.md §2, process tree)."""
 from __future__ import annotations
 
 import array
+import ctypes
 import dataclasses
 import logging
 import os
@@ -52,9 +53,13 @@ def _become_subreaper() -> None:
     nothing started by a sandbox outlives the judge unnoticed."""
     global _SUBREAPER
     if not _SUBREAPER:
-        import prctl
-        prctl.set_child_subreaper(True)
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
         _SUBREAPER = True
+
+
+PR_SET_CHILD_SUBREAPER = 36     # <linux/prctl.h>
 
 
 _SUBREAPER = False
