@@ -3,8 +3,10 @@
 PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
-APT_PACKAGES = build-essential libseccomp-dev libcap-dev openjdk-17-jdk-headless \
-               python3-dev python3-venv bubblewrap chromium podman runc clang-format
+# Every language the judge lists (g++, gcc, python3, pypy3, java); podman, runc and, for a store
+# inside a container (overlay on overlay), fuse-overlayfs for the image (images/engine.sh).
+APT_PACKAGES = build-essential libseccomp-dev openjdk-17-jdk-headless pypy3 \
+               python3-dev python3-venv bubblewrap chromium podman runc fuse-overlayfs clang-format
 # podman's default ulimits (nofile 1048576) exceed what this kind of host allows and make every
 # container fail to start; a drop-in file leaves the user's own containers.conf alone.
 CONTAINERS_CONF = /etc/containers/containers.conf.d/50-judge.conf
@@ -47,7 +49,7 @@ native: venv
 # The whole suite in the default cgroup mode (JUDGE_CGROUP, else auto), then the sandbox,
 # hostile and grading suites again in the no-cgroup mode, which hosts without cgroups get.
 test: setup
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -rs tests
 	JUDGE_CGROUP=none $(PY) -m pytest -q tests/test_sandbox_limits.py \
 	  tests/test_sandbox_hostile.py tests/test_grading.py
 
@@ -96,7 +98,7 @@ sanitize: native
 bench: setup
 	$(PY) -m tests.bench
 
-# The judge image with podman (docker when podman is absent); see docs/containers.md.
+# The judge image with the engine images/engine.sh picks (JUDGE_ENGINE); see docs/containers.md.
 image: setup
 	images/build.sh
 

@@ -134,24 +134,35 @@ def _vsock_check(sandbox) -> Check:
                  "a program could reach the host over vsock", required=True)
 
 
-def _capabilities() -> Check:
+# Bit numbers in the CapEff mask of /proc/self/status (<linux/capability.h>).
+_REPORTED_CAPABILITIES = {"sys_admin": 21, "setuid": 7, "setgid": 6, "sys_ptrace": 19}
+
+
+def _effective_capabilities() -> int:
+    """The CapEff mask of /proc/self/status (0 when it cannot be read)."""
     try:
-        import prctl
-        caps = [name for name in ("sys_admin", "setuid", "setgid", "sys_ptrace")
-                if getattr(prctl.cap_effective, name)]
-        root = os.geteuid() == 0
-        detail = f"euid={os.geteuid()}, effective: {', '.join(caps) or 'none'}"
-        return Check("privileges", True, detail,
-                     "" if root else "runs programs as the mapped user with no capabilities; "
-                     "cgroups only where delegated")
-    except ImportError:
-        return Check("privileges", False, "python-prctl is not installed", "cannot report")
+        status = open("/proc/self/status").read()
+    except OSError:
+        return 0
+    mask = re.search(r"^CapEff:\s*([0-9a-f]+)", status, re.M)
+    return int(mask.group(1), 16) if mask else 0
 
 
-def _tool(name: str, command: list[str], without: str) -> Check:
+def _capabilities() -> Check:
+    effective = _effective_capabilities()
+    caps = [name for name, bit in _REPORTED_CAPABILITIES.items() if effective & (1 << bit)]
+    root = os.geteuid() == 0
+    detail = f"euid={os.geteuid()}, effective: {', '.join(caps) or 'none'}"
+    return Check("privileges", True, detail,
+                 "" if root else "runs programs as the mapped user with no capabilities; "
+                 "cgroups only where delegated")
+
+
+def _tool(name: str, command: list[str], without: str, package: str) -> Check:
     path = shutil.which(command[0], path="/usr/local/bin:/usr/bin:/bin")
     if not path:
-        return Check(name, False, "not installed", without)
+        return Check(name, False, f"not installed (Debian package {package}; make setup installs it)",
+                     without)
     try:
         out = subprocess.run([path, *command[1:]], capture_output=True, text=True, timeout=20)
         text = (out.stdout or out.stderr).strip().splitlines()
@@ -163,7 +174,8 @@ def _tool(name: str, command: list[str], without: str) -> Check:
 
 def _container_check(cgroups: _CgroupDetection | None) -> Check:
     """Inside a container: what the engine withholds that the sandbox needs, with the run flag
-    that grants it (found by experiment with rootful podman, docs/containers.md)."""
+    that grants it (found by experiment with rootful podman, docs/containers.md), spelled as
+    docker spells it in a docker container."""
     from judge.audit.host import container_engine
     engine = container_engine()
     if engine is None:
@@ -184,13 +196,12 @@ def _container_check(cgroups: _CgroupDetection | None) -> Check:
     mounts = [line.split() for line in open("/proc/self/mountinfo")]
     if any(fields[4].startswith("/proc/") for fields in mounts):
         missing.append(("parts of /proc are masked, so no new proc can be mounted in the "
-                        "sandbox's namespaces", "--security-opt unmask=/proc/*"))
+                        "sandbox's namespaces", "--security-opt systempaths=unconfined"
+                        if engine.startswith("docker") else "--security-opt unmask=/proc/*"))
 
     if cgroups is not None:
         missing += _container_cgroup_flags(cgroups)
-    cap_line = re.search(r"^CapEff:\s*([0-9a-f]+)", status, re.M)
-    cap_eff = int(cap_line.group(1), 16) if cap_line else 0
-    nice = "" if cap_eff & (1 << 23) else (
+    nice = "" if _effective_capabilities() & (1 << 23) else (
         "; optional: --cap-add SYS_NICE (the supervisor's raised priority makes CPU-limit "
         "kills prompt)")
     if not missing:
@@ -286,10 +297,12 @@ def run_checks() -> list[Check]:
     checks.append(_container_check(cgroups))
     checks.extend(_sandbox_checks())
     checks.append(sandbox_uid_check())
-    checks.append(_tool("g++", ["g++", "--version"], "C++ submissions cannot be compiled"))
-    checks.append(_tool("gcc", ["gcc", "--version"], "C submissions cannot be compiled"))
-    checks.append(_tool("python3", ["python3", "--version"], "Python submissions cannot run"))
-    checks.append(_tool("pypy3", ["pypy3", "--version"], "the pypy3 language is unavailable"))
-    checks.append(_tool("javac", ["javac", "-version"], "Java submissions cannot be compiled"))
-    checks.append(_tool("java", ["java", "-version"], "Java submissions cannot run"))
+    checks.append(_tool("g++", ["g++", "--version"], "C++ submissions cannot be compiled", "g++"))
+    checks.append(_tool("gcc", ["gcc", "--version"], "C submissions cannot be compiled", "gcc"))
+    checks.append(_tool("python3", ["python3", "--version"], "Python submissions cannot run", "python3"))
+    checks.append(_tool("pypy3", ["pypy3", "--version"], "the pypy3 language is unavailable", "pypy3"))
+    checks.append(_tool("javac", ["javac", "-version"], "Java submissions cannot be compiled",
+                        "openjdk-17-jdk-headless"))
+    checks.append(_tool("java", ["java", "-version"], "Java submissions cannot run",
+                        "openjdk-17-jdk-headless"))
     return checks

@@ -50,7 +50,7 @@ def source_dir(problem_id: str) -> Path:
 
 
 def solution(problem_id: str, kind: str, lang: str) -> Path:
-    name = LANG_FILES[kind][lang]
+    name = LANG_FILES[kind]["python" if lang == "pypy3" else lang]
     specific = source_dir(problem_id) / name
     return specific if kind in ("AC", "WA") else GENERIC / name
 
@@ -72,7 +72,9 @@ LANGS = ("cpp", "python", "java")
 # language, on one problem.
 GENERIC_PROBLEM = "codeforces/2020A"
 CASES = ([(p, kind, lang) for p in PROBLEMS for kind in ("AC", "WA") for lang in LANGS] +
-         [(GENERIC_PROBLEM, kind, lang) for kind in ("TLE", "MLE", "RE", "CE") for lang in LANGS])
+         [(GENERIC_PROBLEM, kind, lang) for kind in ("TLE", "MLE", "RE", "CE") for lang in LANGS] +
+         # pypy3 (make setup installs it) runs the python programs, on one problem.
+         [(GENERIC_PROBLEM, kind, "pypy3") for kind in ("AC", "WA", "TLE", "MLE", "RE", "CE")])
 
 
 @pytest.mark.parametrize("problem_id, kind, lang", CASES)
