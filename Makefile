@@ -15,7 +15,8 @@ CONTAINERS_CONF = /etc/containers/containers.conf.d/50-judge.conf
 
 setup: system containers-conf venv
 
-# Installs missing Debian packages when run as root; otherwise only reports them.
+# Installs missing Debian packages when run as root; otherwise only reports them. Container base
+# images that leave out man pages lack man1, where openjdk's postinst links its own.
 system:
 	@missing=""; for p in $(APT_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -23,6 +24,7 @@ system:
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "apt: installing$$missing"; \
+	    mkdir -p /usr/share/man/man1; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	  else echo "missing system packages (run 'make setup' as root):$$missing" >&2; exit 1; fi; \
 	fi
