@@ -87,7 +87,9 @@ else
   # The docker image format keeps the Containerfile's HEALTHCHECK (OCI has no health checks).
   FORMAT=()
   [ "$(basename "${ENGINE[0]}")" = podman ] && FORMAT=(--format docker)
-  "${ENGINE[@]}" build "${FORMAT[@]}" --build-arg BASE="$BASE" -f images/Containerfile -t "$IMAGE:$key" .
+  # The build's own network is the host's: an engine nested in a container (container-based
+  # CI) often has no working bridge or NAT of its own, and apt-get then waits forever.
+  "${ENGINE[@]}" build "${FORMAT[@]}" --network host --build-arg BASE="$BASE" -f images/Containerfile -t "$IMAGE:$key" .
 fi
 "${ENGINE[@]}" tag "$IMAGE:$key" "$IMAGE:latest"
 # Images of earlier trees are each some hundred MB of their own layers.
