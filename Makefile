@@ -11,9 +11,9 @@ APT_PACKAGES = build-essential libseccomp-dev openjdk-17-jdk-headless pypy3 \
 # container fail to start; a drop-in file leaves the user's own containers.conf alone.
 CONTAINERS_CONF = /etc/containers/containers.conf.d/50-judge.conf
 
-.PHONY: setup system containers-conf venv native test test-fast lint sanitize bench image clean
+.PHONY: setup system containers-conf venv python-envs native test test-fast lint sanitize bench image clean
 
-setup: system containers-conf venv
+setup: system containers-conf venv python-envs
 
 # Installs missing Debian packages when run as root; otherwise only reports them. Container base
 # images that leave out man pages lack man1, where openjdk's postinst links its own.
@@ -44,6 +44,12 @@ $(VENV)/.installed: pyproject.toml setup.py native/*.c native/*.h native/*.py
 	touch $@
 
 venv: $(VENV)/.installed
+
+# The modules a benchmark's Python solutions may import beyond the standard library (numpy for
+# LiveCodeBench), from PyPI wheels into /usr/local/lib/judge/python (judge/python_env.py).
+python-envs: venv
+	@if [ "$$(id -u)" = 0 ]; then $(PY) -m judge.python_env install; \
+	else $(PY) -m judge.python_env missing; fi
 
 native: venv
 	$(PY) setup.py -q build_ext --inplace

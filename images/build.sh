@@ -62,6 +62,7 @@ mkdir -p "$wheels"
 # The judge's own requirements are part of the key: a dependency added to pyproject.toml that the
 # .venv already had would otherwise leave the old download in place, without it.
 { echo "# pyproject.toml $(sha256sum pyproject.toml | cut -c1-16)"
+  "$PYTHON" -m judge.python_env requirements | sed 's/^/# python-env /'
   "$PYTHON" -m pip freeze --all --exclude-editable | grep -v '^judge[= @]'; } > "$wheels/constraints.txt.new"
 if ! cmp -s "$wheels/constraints.txt.new" "$wheels/constraints.txt"; then
   log "downloading the Python dependencies into $wheels"
@@ -70,6 +71,10 @@ if ! cmp -s "$wheels/constraints.txt.new" "$wheels/constraints.txt"; then
   "$PYTHON" -m pip download --quiet --dest "$wheels" --constraint "$wheels/constraints.txt.new" \
     . pip setuptools wheel 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2) \
     || die "pip download of the dependencies failed"
+  # The benchmarks' Python environments (judge/python_env.py): wheels for the image's CPython.
+  "$PYTHON" -m judge.python_env requirements | xargs -r "$PYTHON" -m pip download --quiet \
+    --dest "$wheels" --only-binary=:all: --no-deps 2> >(grep -v "is ignored: it is neither" >&2) \
+    || die "pip download of the Python environments failed"
 fi
 mv "$wheels/constraints.txt.new" "$wheels/constraints.txt"
 

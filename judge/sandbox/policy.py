@@ -64,6 +64,8 @@ BUILD = PYTHON + """
 chown fchown fchownat lchown link linkat symlink symlinkat utime utimes
 """.split()
 
+NUMA_PLACEMENT = ("mbind", "get_mempolicy", "set_mempolicy")
+
 POLICIES = {"native": NATIVE, "python": PYTHON, "java": JAVA, "build": BUILD}
 
 
@@ -146,6 +148,11 @@ def policy_bpf(name: str, without_cgroup: bool = False) -> bytes:
     # uid): pipes keep their default size, so RLIMIT_NOFILE bounds what they hold.
     f.add_rule(pyseccomp.ALLOW, "fcntl", pyseccomp.Arg(1, pyseccomp.NE, F_SETPIPE_SZ))
     f.add_rule(pyseccomp.ERRNO(errno.EPERM), "fcntl", pyseccomp.Arg(1, pyseccomp.EQ, F_SETPIPE_SZ))
+    # NUMA memory placement (OpenBLAS, inside numpy, asks for it): where the policy does not
+    # allow it, answered as by a kernel built without NUMA, so the library goes on without it.
+    for syscall in NUMA_PLACEMENT:
+        if syscall not in allowed:
+            f.add_rule(pyseccomp.ERRNO(errno.ENOSYS), syscall)
     # Runs are pinned to one CPU; moving off it would let threads outrun the CPU accounting.
     f.add_rule(pyseccomp.ERRNO(errno.EPERM), "sched_setaffinity")
     # `personality(0xffffffff)` only asks; any change (e.g. disabling ASLR) is refused.
