@@ -43,10 +43,11 @@ from judge.evaluate.generations import Generation, parse_row
 from judge.evaluate.runner import EvalConfig
 from judge.evaluate.runner import evaluate as run_evaluation
 from judge.evaluate.summary import EvalResult
-from judge.functional import is_functional, wrap_source
 from judge.grade import Grader, GradeResult, TestResult
-from judge.languages import Language
+from judge.harness import is_functional, wrap_source
+from judge.languages import Language, get_language
 from judge.problems.model import Problem, TestCase
+from judge.problems.rules import CODEFORCES, rules_for
 from judge.problems.source import ProblemSource, open_source
 from judge.sandbox import slots
 
@@ -117,15 +118,34 @@ def load_problem(problem_id: str, dataset: str | None = None) -> Problem:
 class ExtractedCode:
     code: str
     tag: str | None          # the fence's info string's first word, as written
-    language: str | None     # the judge's name for it ("cpp", "python", ...); None if unknown
+    # The judge's name for the language `judge eval` grades it in ("cpp", "python", ...); None
+    # where `judge eval` counts the sample UNGRADABLE (no language given, or an unknown one).
+    language: str | None
 
 
-def extract_code(completion: str) -> ExtractedCode | None:
-    """The code `judge eval` grades for a model's text: its last non-empty fenced block."""
-    block = extract.extract_code(completion)
+def extract_code(completion: str, problem: Problem | str | None = None,
+                 language: str | None = None, *, dataset: str | None = None
+                 ) -> ExtractedCode | None:
+    """The code `judge eval` grades for a model's text on `problem`, by the rule of the
+    problem's benchmark (judge/problems/rules.py; the last fenced block without a problem), and
+    its language as `judge eval --lang language` resolves it. None: no code (NO_CODE)."""
+    task = load_problem(problem, dataset) if isinstance(problem, str) else problem
+    rules = rules_for(task) if task is not None else CODEFORCES
+    block = extract.take_code(completion, rules)
     if block is None:
         return None
-    return ExtractedCode(block.code, block.tag, extract.language_from_tag(block.tag))
+    wanted = extract.wanted_language(rules, None, block.tag, language)
+    return ExtractedCode(block.code, block.tag,
+                         _known_language(wanted) or extract.language_from_tag(wanted))
+
+
+def _known_language(name: str | None) -> str | None:
+    if name is None:
+        return None
+    try:
+        return get_language(name).name
+    except JudgeError:
+        return None
 
 
 def functional_program(code: str, problem: Problem, language: str = "python") -> str:

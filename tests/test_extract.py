@@ -1,6 +1,14 @@
 import pytest
 
-from judge.evaluate.extract import extract_all, extract_code, language_from_tag
+from judge.evaluate.extract import (
+    extract_all,
+    extract_code,
+    extract_livecodebench,
+    language_from_tag,
+    take_code,
+    wanted_language,
+)
+from judge.problems.rules import RULES
 
 
 def test_last_block_wins_with_prose_around():
@@ -95,3 +103,35 @@ def test_think_section_and_final_answer():
 ])
 def test_language_from_tag(tag, lang):
     assert language_from_tag(tag) == lang
+
+
+# ---------------------------------------------------------------- LiveCodeBench's own rule
+# lcb_runner/utils/extraction_utils.py extract_code (any chat style): the lines between the last
+# two lines containing ```; the answers below were recorded from that function.
+LCB_EXTRACTION = [
+    ("Here:\n```python\nprint(1)\n```\n", "print(1)"),
+    ("```\nprint(2)\n```", "print(2)"),                                  # no tag: still Python
+    ("```cpp\nint main(){}\n```\n", "int main(){}"),                     # the tag is ignored
+    ("```python\nprint(1)\n```\ntext\n```python\nprint(2)\n```\n", "print(2)"),
+    ("```python\nprint(1)\n```\nUse ```x``` like this\n", ""),           # prose with ``` counts
+    ("```python\nprint(1)\n", ""),                                       # one fence: no code
+    ("print(1)", ""),
+    ("  ```py\n  print(3)\n  ```\n", "  print(3)"),                      # never dedented
+    ("~~~python\nprint(4)\n~~~\n", ""),                                  # tildes are no fence
+]
+
+
+@pytest.mark.parametrize("completion,code", LCB_EXTRACTION)
+def test_livecodebench_extraction_is_its_own_extract_code(completion, code):
+    block = extract_livecodebench(completion)
+    assert (block.code if block else "") == code
+
+
+def test_each_benchmark_extracts_and_names_the_language_by_its_own_rule():
+    untagged = "```\nprint(2)\n```"
+    lcb, cf = RULES["livecodebench"], RULES["codeforces"]
+    assert wanted_language(lcb, None, take_code(untagged, lcb).tag, None) == "python"
+    assert wanted_language(cf, None, take_code(untagged, cf).tag, None) is None   # UNGRADABLE
+    assert wanted_language(cf, None, None, "cpp") == "cpp"                        # --lang
+    assert wanted_language(lcb, None, "cpp", None) == "python"    # LiveCodeBench ignores tags
+    assert wanted_language(lcb, "java", "cpp", "cpp") == "java"   # the row's own language wins

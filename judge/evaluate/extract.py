@@ -14,13 +14,16 @@ Rules (a pragmatic subset of CommonMark fenced code blocks, tuned for model outp
 * Blocks with nothing but whitespace are skipped; the last non-empty block wins. No block at all
   is "no code": ``extract_code`` returns None.
 
-Note: LiveCodeBench's own ``extract_code`` takes the FIRST pair of lines containing ```; this
-project's design takes the last block (the final answer after drafts and explanations).
+A benchmark may have its own rule (judge/problems/rules.py): ``take_code`` applies it.
+LiveCodeBench's (lcb_runner/utils/extraction_utils.py ``extract_code``) takes the lines between
+the last two lines that contain ``` anywhere, whatever the tag, and is Python-only.
 """
 from __future__ import annotations
 
 import re
 from typing import NamedTuple
+
+from judge.problems.rules import BenchmarkRules, Extraction
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
@@ -83,6 +86,33 @@ def extract_all(completion: str) -> list[CodeBlock]:
     return _blocks(completion) if completion else []
 
 
+def extract_livecodebench(completion: str) -> CodeBlock | None:
+    """LiveCodeBench's extract_code: the text between the last two lines containing ```; None
+    (no code) when fewer than two lines have one or nothing but whitespace is between them."""
+    lines = completion.split("\n")
+    fences = [i for i, line in enumerate(lines) if "```" in line]
+    if len(fences) < 2:
+        return None
+    code = "\n".join(lines[fences[-2] + 1:fences[-1]])
+    return CodeBlock(code, None) if code.strip() else None
+
+
+def take_code(completion: str, rules: BenchmarkRules) -> CodeBlock | None:
+    """The code a benchmark's rule takes from a completion; None when there is none."""
+    if rules.extraction is Extraction.LIVECODEBENCH:
+        return extract_livecodebench(completion or "")
+    return extract_code(completion)
+
+
+def wanted_language(rules: BenchmarkRules, row_language: str | None, tag: str | None,
+                    default: str | None) -> str | None:
+    """The language asked for: the row's own, else (where the rule reads tags) the block's tag,
+    else `default` (--lang), else the benchmark's. None: no language given at all."""
+    reads_tags = rules.extraction is Extraction.LAST_BLOCK
+    return (row_language or (tag if reads_tags else None) or default
+            or rules.default_language)
+
+
 _TAGS: dict[str, str] = {}
 for _lang, _names in {
     "cpp": ("cpp", "c++", "cc", "cxx", "hpp", "h++", "cplusplus", "cpp11", "cpp14", "cpp17",
@@ -106,4 +136,5 @@ def language_from_tag(tag: str | None) -> str | None:
     return _TAGS.get(tag.strip().lower())
 
 
-__all__ = ["CodeBlock", "extract_code", "extract_all", "language_from_tag"]
+__all__ = ["CodeBlock", "extract_code", "extract_all", "extract_livecodebench", "take_code",
+           "wanted_language", "language_from_tag"]
