@@ -2,6 +2,7 @@
 each output, and give the verdict with its figures (docs/design.md §4.3 grading, §5)."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import tempfile
@@ -13,16 +14,19 @@ from judge import JudgeError
 from judge.checkers.interaction_verdict import interaction_verdict
 from judge.checkers.interactor import InteractorRunner
 from judge.compiler import Compiler, CompileResult
-from judge.functional import check_tests, is_functional, wrap_source
+from judge.harness import check_tests, is_functional, wrap_source
 from judge.languages import Language, get_language
 from judge.ownership import ThreadOwner
 from judge.problems.model import Problem, TestCase
+from judge.problems.rules import TimeRule, rules_for
+from judge.python_env import missing_module_hint, run_environment
 from judge.sandbox import Limits, RunResult, Sandbox
 from judge.sandbox.slots import COMMAND, cpu_of, interactor_slot
 from judge.sandbox.verdict import describe_end
 from judge.verdicts import JUDGE_FAILURES, Status, Verdict
 
 OUTPUT_LIMIT_MB = 64
+STDERR_TAIL_BYTES = 2048
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,9 @@ class TestResult:
     output: bytes | None = field(default=None, repr=False, compare=False)    # with keep_output
     # An interactive test's interactor: its figures, never counted as the submission's.
     interactor: RunResult | None = field(default=None, compare=False)
+    # The last STDERR_TAIL_BYTES of a failed test's stderr (a traceback, an assertion): why it
+    # ended. Empty for a test that passed. Text from the submission: escape it wherever shown.
+    stderr_tail: str = ""
 
     def to_dict(self) -> dict:
         return {"index": self.index, "verdict": self.verdict, "cpu_time_ms": self.cpu_time_ms,
@@ -46,6 +53,7 @@ class TestResult:
                 "exit_code": self.exit_code, "signal": self.signal,
                 "checker_message": self.checker_message,
                 "killed_by": self.run.killed_by if self.run else None,
+                "stderr_tail": self.stderr_tail,
                 "interactor": interactor_figures(self.interactor) if self.interactor else None}
 
 
@@ -58,6 +66,8 @@ class GradeResult:
     tests: list[TestResult] = field(default_factory=list)
     time_limit_ms: int = 0
     memory_limit_mb: int = 0
+    wall_time_limit_ms: int = 0
+    time_rule: TimeRule = TimeRule.CPU_SCALED
     # Wall seconds the judge spent in each phase: "compile", "run" (sandbox round trips),
     # "check" and "total" (everything grade() did, the judge's own work included).
     timings: dict = field(default_factory=dict)
@@ -82,7 +92,8 @@ class GradeResult:
             "problem": self.problem, "language": self.language, "compile": self.compile.to_dict(),
             "tests": [t.to_dict() for t in self.tests],
             "max_cpu_time_ms": self.max_cpu_time_ms, "max_memory_kb": self.max_memory_kb,
-            "time_limit_ms": self.time_limit_ms, "memory_limit_mb": self.memory_limit_mb,
+            "time_limit_ms": self.time_limit_ms, "wall_time_limit_ms": self.wall_time_limit_ms,
+            "time_rule": self.time_rule.value, "memory_limit_mb": self.memory_limit_mb,
             "timings": {phase: round(seconds, 4) for phase, seconds in self.timings.items()},
         }
 
@@ -94,6 +105,11 @@ def interactor_figures(run: RunResult) -> dict:
 
 
 def run_limits(problem: Problem, language: Language) -> Limits:
+    """A test's limits under the problem's benchmark's time rule (judge/problems/rules.py)."""
+    if rules_for(problem).time_rule is TimeRule.WALL:
+        return Limits(time_limit_ms=problem.time_limit_ms,
+                      wall_time_limit_ms=problem.time_limit_ms,
+                      memory_limit_mb=problem.memory_limit_mb, output_limit_mb=OUTPUT_LIMIT_MB)
     return Limits(time_limit_ms=max(1, round(problem.time_limit_ms * language.time_factor)),
                   memory_limit_mb=problem.memory_limit_mb, output_limit_mb=OUTPUT_LIMIT_MB)
 
@@ -176,23 +192,28 @@ class Grader:
             self._checked_functional[id(problem)] = problem
 
     def _test(self, test: TestCase, argv: list[str], limits: Limits, lang: Language,
-              checker: str, timings: dict, keep_output: bool) -> _Outcome:
+              checker: str, timings: dict, keep_output: bool, env: dict[str, str]) -> _Outcome:
         output_fd = os.memfd_create("output", os.MFD_CLOEXEC)
+        stderr_fd = os.memfd_create("stderr", os.MFD_CLOEXEC)
         try:
             mark = time.perf_counter()
             run = self._sandbox().run(argv, limits, stdin=test.input, stdout=output_fd,
-                                      policy=lang.policy)
+                                      stderr=stderr_fd, env=env, policy=lang.policy)
             timings["run"] += time.perf_counter() - mark
             output = None
             if run.status == Status.OK or keep_output:
                 os.lseek(output_fd, 0, os.SEEK_SET)
                 output = _read_all(output_fd)
+            stderr_tail = _tail(stderr_fd)
         finally:
             os.close(output_fd)
+            os.close(stderr_fd)
         if run.status != Status.OK:
-            return _Outcome(Verdict(run.status), describe_end(run), run, output)
+            return _Outcome(Verdict(run.status), describe_end(run), run, output,
+                            stderr_tail=stderr_tail)
         assert output is not None
-        return self._check(checker, test, output, run, timings)
+        outcome = self._check(checker, test, output, run, timings)
+        return dataclasses.replace(outcome, stderr_tail=stderr_tail)
 
     def _check(self, checker: str, test: TestCase, output: bytes, run: RunResult,
                timings: dict, interactor: RunResult | None = None) -> _Outcome:
@@ -233,11 +254,15 @@ class Grader:
             raise JudgeError(f"the {lang.name} toolchain is not installed here")
         if is_functional(problem):
             self._check_functional_tests(problem)
-            source = wrap_source(source, problem, lang.name)
+        source = wrap_source(source, problem, lang.name)
+        rules = rules_for(problem)
+        env = run_environment(rules.python_environment, lang.name)
         limits = run_limits(problem, lang)
         compiled = self.compiler.compile(source, lang)
         timings = {"compile": time.perf_counter() - started, "run": 0.0, "check": 0.0}
-        result = GradeResult(Verdict.AC, problem.id, lang.name, compiled, time_limit_ms=limits.time_limit_ms,
+        result = GradeResult(Verdict.AC, problem.id, lang.name, compiled,
+                             time_limit_ms=limits.time_limit_ms,
+                             wall_time_limit_ms=limits.wall_ms, time_rule=rules.time_rule,
                              memory_limit_mb=limits.memory_limit_mb, timings=timings)
         if compiled.status != "OK":
             result.verdict = Verdict.CE if compiled.status == "CE" else Verdict.SE
@@ -252,14 +277,22 @@ class Grader:
                 outcome = self._interactive_test(problem.interactor, test, argv, limits, lang,
                                                  checker_name, timings)
             else:
-                outcome = self._test(test, argv, limits, lang, checker_name, timings, keep_output)
+                outcome = self._test(test, argv, limits, lang, checker_name, timings, keep_output,
+                                     env)
             run = outcome.run
             verdict = outcome.verdict
+            message = outcome.message
+            if verdict == Verdict.RE and lang.policy == "python":
+                hint = missing_module_hint(rules.python_environment if env else "stdlib",
+                                           outcome.stderr_tail)
+                message = f"{message}; {hint}" if hint and message else hint or message
             result.tests.append(TestResult(index, verdict, run.cpu_time_ms, run.wall_time_ms,
                                            run.memory_kb, run.exit_code, run.signal,
-                                           outcome.message, run=run,
+                                           message, run=run,
                                            output=_kept(outcome.output, keep_output, kept_output_limit),
-                                           interactor=outcome.interactor))
+                                           interactor=outcome.interactor,
+                                           stderr_tail="" if verdict == Verdict.AC
+                                           else outcome.stderr_tail))
             if verdict != Verdict.AC and result.verdict == Verdict.AC:
                 result.verdict = verdict
                 if not all_tests:
@@ -275,6 +308,14 @@ class _Outcome:
     run: RunResult
     output: bytes | None
     interactor: RunResult | None = None
+    stderr_tail: str = ""
+
+
+def _tail(fd: int) -> str:
+    """The last STDERR_TAIL_BYTES of what the program wrote to `fd`, as text."""
+    size = os.fstat(fd).st_size
+    os.lseek(fd, max(0, size - STDERR_TAIL_BYTES), os.SEEK_SET)
+    return os.read(fd, STDERR_TAIL_BYTES).decode("utf-8", "replace")
 
 
 def _kept(output: bytes | None, keep: bool, limit: int | None) -> bytes | None:

@@ -53,7 +53,8 @@ LEAF_NAME = "judge-leaf"    # the judge's own processes' cgroup under a v2 slot 
 SLOT_BASE = slot_blocks.claim()
 NEIGHBOUR_SLOT = SLOT_BASE + slot_blocks.NEIGHBOUR
 # `judge eval --slot-base` of the tests: test_eval.py +0 (2 jobs), test_eval_resume.py +4,
-# test_api.py +8, test_eval_agreement.py +10 (2), test_interactive.py +12 (2).
+# test_api.py +8, test_eval_agreement.py +10 (2), test_interactive.py +12 (2),
+# test_eval_lcb_agreement.py +14 (2).
 EVAL_SLOTS = SLOT_BASE + slot_blocks.EVALUATIONS.start
 _slots = itertools.count()
 

@@ -26,7 +26,7 @@ EMBEDDER = textwrap.dedent('''
     import asyncio, json, sys, threading
     from pathlib import Path
     from judge import api
-    from judge.functional import FUNCTIONAL_CHECKER
+    from judge.harness.functional import FUNCTIONAL_CHECKER
 
     pack = Path(sys.argv[1])
     right, wrong = (pack / "sol.py").read_text(), (pack / "wa.py").read_text()

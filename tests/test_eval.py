@@ -322,15 +322,16 @@ def test_matrix_tooltips_name_the_deciding_test(e2e, tmp_path):
 
 @pytest.mark.browser
 def test_hostile_text_in_the_report_stays_text(e2e, tmp_path):
-    """A checker message or reason is the submission's (or the dataset's) text: one that tries to
-    close the data block and run a script only ever shows up as text in a tooltip."""
+    """A checker message, a stderr tail or a reason is the submission's (or the dataset's) text:
+    one that tries to close the data block and run a script only ever shows up as text in a
+    tooltip."""
     payload = "</script><script>document.title='pwned'</script><!-- <script> &amp;"
     summary = json.loads((e2e["out"] / "summary.json").read_text())
     records = [json.loads(x) for x in (e2e["out"] / "results.jsonl").read_text().splitlines()]
     for r in records:
         r["reason"] = payload
         for t in r.get("tests", []):
-            t["checker_message"] = payload
+            t["checker_message"] = t["stderr_tail"] = payload
     page = tmp_path / "hostile.html"
     page.write_text(render_html(summary, records))
     assert "</script><script>document" not in page.read_text()
@@ -338,6 +339,7 @@ def test_hostile_text_in_the_report_stays_text(e2e, tmp_path):
     assert "JS-ERROR" not in dom and "pwned" not in dom.split("<body")[0]
     assert 'data-charts="4"' in dom
     assert "&lt;/script&gt;&lt;script&gt;document.title='pwned'" in dom
+    assert "stderr: &lt;/script&gt;" in dom
 
 
 @pytest.mark.browser

@@ -12,7 +12,8 @@ import pytest
 from conftest import next_slot, quiet_cpu, scaled
 from judge import JudgeError
 from judge.checkers.dataset_comparators import check_lcb_functional
-from judge.functional import check_tests, decode_result, wrap_source
+from judge.harness import check_tests, wrap_source
+from judge.harness.functional import decode_result
 from judge.problems.model import Problem
 from judge.problems.model import TestCase as Case
 

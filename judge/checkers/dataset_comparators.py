@@ -12,7 +12,7 @@ verdict "OK" or "WA". They reproduce the published evaluation code's behaviour:
 
 ``lcb-functional`` -- LiveCodeBench ``grade_call_based`` for LeetCode-style tests:
     the answer is a JSON value; the program's output is the typed encoding the functional
-    harness printed for the returned value (judge/functional.py), decoded back into Python values
+    harness printed for the returned value (judge/harness/functional.py), decoded back into Python values
     and compared with ``==``: 1 == 1.0 == True, but a nested tuple is not a list and ``{1: 2}``
     is not ``{"1": 2}``, as in LiveCodeBench.
 
@@ -40,7 +40,7 @@ import re
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 
-from judge.functional import decode_result, show
+from judge.harness.functional import decode_result, show
 
 Comparison = tuple[str, str]   # ("OK" or "WA", message)
 

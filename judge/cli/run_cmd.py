@@ -9,8 +9,9 @@ from rich.console import Console
 from rich.table import Table
 
 from judge.cli import app, fail
-from judge.cli.console import stdout_console
+from judge.cli.console import stdout_console, terminal_safe
 from judge.cli.problems_cmd import DATASET_HELP
+from judge.problems.rules import TimeRule
 from judge.verdicts import VERDICT_STYLES, Verdict
 
 
@@ -18,10 +19,13 @@ def render(result, console: Console) -> None:
     if result.compile.status != "OK":
         console.print(f"[cyan]compilation {result.compile.status}[/]")
         if result.compile.log.strip():
-            console.print(result.compile.log.rstrip(), markup=False, highlight=False)
+            console.print(terminal_safe(result.compile.log.rstrip()), markup=False,
+                          highlight=False)
     if result.tests:
-        table = Table(title=f"{result.problem} ({result.language}, time limit "
-                            f"{result.time_limit_ms} ms, memory {result.memory_limit_mb} MB)")
+        limit = (f"{result.wall_time_limit_ms} ms wall" if result.time_rule is TimeRule.WALL
+                 else f"{result.time_limit_ms} ms")
+        table = Table(title=f"{result.problem} ({result.language}, time limit {limit}, "
+                            f"memory {result.memory_limit_mb} MB)")
         for column in ("test", "verdict", "cpu ms", "wall ms", "memory KB", "checker"):
             table.add_column(column, justify="left" if column in ("verdict", "checker") else "right")
         for t in result.tests:
@@ -30,6 +34,11 @@ def render(result, console: Console) -> None:
                           f"{t.wall_time_ms:.1f}", str(t.memory_kb),
                           t.checker_message[:100].replace("[", r"\["))
         console.print(table)
+        failed = next((t for t in result.tests if t.stderr_tail.strip()), None)
+        if failed is not None:
+            console.print(f"[cyan]stderr of test {failed.index} (its last bytes):[/]")
+            console.print(terminal_safe(failed.stderr_tail.rstrip()), markup=False,
+                          highlight=False)
     style = VERDICT_STYLES.get(result.verdict, "")
     console.print(f"verdict: [{style}]{result.verdict}[/]   max cpu {result.max_cpu_time_ms:.1f} ms, "
                   f"max memory {result.max_memory_kb} KB")

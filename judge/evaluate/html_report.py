@@ -23,6 +23,9 @@ def _asset(name: str) -> str:
 DETAIL_CHARS = 300
 
 
+STDERR_LINES = 3      # a failing test's last stderr lines in its cell (a traceback's last is why)
+
+
 def _clip(text: str) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= DETAIL_CHARS else text[:DETAIL_CHARS - 1] + "…"
@@ -47,6 +50,9 @@ def cell_detail(r: dict) -> str:
                      f"{failing['memory_kb'] / 1024:.1f} MB{ended}")
         if failing.get("checker_message"):
             lines.append(_clip(failing["checker_message"]))
+        stderr = [line for line in (failing.get("stderr_tail") or "").splitlines() if line.strip()]
+        if stderr:
+            lines.append(_clip("stderr: " + " | ".join(stderr[-STDERR_LINES:])))
     elif tests:
         lines.append(f"{len(tests)} tests, max {r['max_cpu_time_ms']:.0f} ms CPU of "
                      f"{r.get('time_limit_ms')}, {r['max_memory_kb'] / 1024:.1f} MB")

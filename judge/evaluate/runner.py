@@ -33,16 +33,18 @@ from typing import TYPE_CHECKING, Protocol
 
 from judge import JudgeError, __version__
 from judge.cpus import idlest_cpu, usable_cpus
-from judge.evaluate.extract import extract_code, language_from_tag
+from judge.evaluate.extract import language_from_tag, take_code, wanted_language
 from judge.evaluate.generations import Generation, read_generations
 from judge.evaluate.progress import DEFAULT_INTERVAL_S, EvalProgress
 from judge.evaluate.provenance import establish
 from judge.evaluate.standings import load_rating_map, load_standings
 from judge.evaluate.store import JudgmentKey, Store, sha256
 from judge.evaluate.summary import EvalResult, build
-from judge.functional import check_tests, function_name, harness_id, is_functional
+from judge.harness import check_tests, function_name, harness_id, is_functional
 from judge.problems.model import Problem
+from judge.problems.rules import BenchmarkRules, rules_for
 from judge.problems.source import ProblemSource, parse_dataset
+from judge.python_env import run_environment
 from judge.sandbox.slots import EVALUATION, cpu_of
 from judge.verdicts import KilledBy, Verdict
 
@@ -90,12 +92,12 @@ class _ToolchainMissing(JudgeError):
     """The language is known but cannot run on this host: the judge's shortfall, not the model's."""
 
 
-def _language_of(gen: Generation, tag: str | None, default: str | None) -> str:
-    """The canonical language of a row: its own, else its block's tag, else `default`. Raises
-    JudgeError for code in no language the judge runs, _ToolchainMissing for one it cannot run
-    here."""
+def _language_of(gen: Generation, tag: str | None, default: str | None,
+                 rules: BenchmarkRules) -> str:
+    """The canonical language of a row (extract.wanted_language). Raises JudgeError for code in
+    no language the judge runs, _ToolchainMissing for one it cannot run here."""
     from judge.languages import get_language
-    wanted = gen.language if gen.language is not None else (tag or default)
+    wanted = wanted_language(rules, gen.language, tag, default)
     if wanted is None:
         raise JudgeError("no language given and the code block has no language tag "
                          "(--lang sets one)")
@@ -133,13 +135,14 @@ def prepare_samples(generations: list[Generation], source: ProblemSource, *,
         s.problem_id = s.problem.id
         tag = None
         code: str | None
+        rules = rules_for(s.problem)
         if gen.code is not None:
             code = gen.code
         else:
-            block = extract_code(gen.completion or "")
+            block = take_code(gen.completion or "", rules)
             code, tag = (block.code, block.tag) if block else (None, None)
         try:
-            s.language = _language_of(gen, tag, default_language)
+            s.language = _language_of(gen, tag, default_language, rules)
             language_error = None
         except JudgeError as exc:
             language_error = exc
@@ -169,9 +172,11 @@ def prepare_samples(generations: list[Generation], source: ProblemSource, *,
         language = s.language
         assert language is not None
         limits = run_limits(s.problem, get_language(language))
-        code_key = sha256(s.source, *filter(None, [harness_id(s.problem)]))
+        run_environment(rules.python_environment, language)   # refused here when not installed
+        code_key = sha256(s.source, *filter(None, [harness_id(s.problem, s.language)]))
         s.jk = JudgmentKey(s.problem.id, hashes[s.problem.id], language, code_key,
-                           f"tl={limits.time_limit_ms}ms ml={limits.memory_limit_mb}MB "
+                           f"tl={limits.time_limit_ms}ms wall={limits.wall_ms}ms "
+                           f"ml={limits.memory_limit_mb}MB "
                            f"ol={limits.output_limit_mb}MB", __version__)
     _assign_indexes(samples)
     return samples

@@ -75,12 +75,13 @@ def _sample_record(s, stored, run_id: int | None) -> dict:
         reason=r.get("error", ""), key=s.jk.key, code_hash=s.jk.code_hash, state=stored.state,
         from_store=stored.run_id != run_id, judged_in_run=stored.run_id,
         reruns=stored.reruns, first_verdict=stored.first_verdict,
-        time_limit_ms=r.get("time_limit_ms"), memory_limit_mb=r.get("memory_limit_mb"),
+        time_limit_ms=r.get("time_limit_ms"), wall_time_limit_ms=r.get("wall_time_limit_ms"),
+        time_rule=r.get("time_rule"), memory_limit_mb=r.get("memory_limit_mb"),
         max_cpu_time_ms=r.get("max_cpu_time_ms"), max_memory_kb=r.get("max_memory_kb"),
         compile=compile_info,
         tests=[{k: t.get(k) for k in ("index", "verdict", "cpu_time_ms", "wall_time_ms",
                                       "memory_kb", "exit_code", "signal", "checker_message",
-                                      "killed_by", "interactor") if k in t}
+                                      "killed_by", "stderr_tail", "interactor") if k in t}
                for t in r.get("tests", [])],
         timing={k: round(v, 2) for k, v in stored.timing.items()},
     )

@@ -127,19 +127,11 @@ def function_name(problem: Problem, language: str) -> str:
     return func
 
 
-def wrap_source(code: str, problem: Problem, language: str) -> str:
-    """The program to grade for ``code`` on ``problem``: the code itself for stdin problems, the
-    driver holding the code for functional ones."""
-    if not is_functional(problem):
-        return code
+def functional_program(code: str, problem: Problem, language: str) -> str:
+    """The driver holding ``code`` for functional ``problem``."""
     func = function_name(problem, language)
     return DRIVER.format(version=HARNESS_VERSION, submission=PRELUDE + "\n\n" + code,
                          func=func, big_int_bits=_BIG_INT_BITS)
-
-
-def harness_id(problem: Problem) -> str:
-    """What besides the code decides the program graded: the harness and its version."""
-    return f"functional-harness-v{HARNESS_VERSION}" if is_functional(problem) else ""
 
 
 def check_tests(problem: Problem) -> None:
@@ -222,5 +214,5 @@ def show(value) -> str:
     return text if len(text) <= 80 else text[:40] + "..." + text[-40:]
 
 
-__all__ = ["wrap_source", "is_functional", "function_name", "harness_id", "check_tests",
+__all__ = ["functional_program", "is_functional", "function_name", "check_tests",
            "decode_result", "show", "Opaque", "PRELUDE", "HARNESS_VERSION", "FUNCTIONAL_CHECKER"]

@@ -125,6 +125,7 @@ def grade_response(result: GradeResult, text_bytes: int) -> GradeResponse:
     share = max(4096, text_bytes // max(1, len(result.tests)))
     for test, shown in zip(result.tests, figures["tests"], strict=True):
         shown["checker_message"], _ = budget.text(test.checker_message, share)
+        shown["stderr_tail"], _ = budget.text(test.stderr_tail, share)
     return GradeResponse.model_validate(json.loads(json.dumps(figures)))
 
 

@@ -51,6 +51,7 @@ class GradeRequest(BaseModel):
 
 
 class CompileInfo(BaseModel):
+    model_config = ConfigDict(extra="forbid")   # a field of the result is never dropped
     status: str = Field(..., description="OK, CE or SE")
     log: str
     cached: bool
@@ -58,6 +59,7 @@ class CompileInfo(BaseModel):
 
 
 class InteractorInfo(BaseModel):
+    model_config = ConfigDict(extra="forbid")   # a field of the result is never dropped
     status: str
     exit_code: int | None
     signal: int | None
@@ -68,6 +70,7 @@ class InteractorInfo(BaseModel):
 
 class TestInfo(BaseModel):
     __test__ = False
+    model_config = ConfigDict(extra="forbid")
     index: int
     verdict: str
     cpu_time_ms: float
@@ -79,12 +82,15 @@ class TestInfo(BaseModel):
     killed_by: str | None = Field(default=None, description="what stopped the program: cpu-timer, "
                                   "wall-timer, memory, output, seccomp, or idle (an interactive "
                                   "test whose program waited for input that never came)")
+    stderr_tail: str = Field(default="", description="a failed test's last 2 KiB of stderr "
+                             "(a traceback: why it ended); the program's text, escape it")
     interactor: InteractorInfo | None = Field(default=None, description="an interactive test's "
                                               "interactor, never counted as the program's")
 
 
 class GradeResponse(BaseModel):
     """`judge run --json`: the same fields, the same values."""
+    model_config = ConfigDict(extra="forbid")   # a field of the result is never dropped
     verdict: str = Field(..., description="AC, WA, PE, TLE, MLE, OLE, RE, RF, CE, FAIL, SE, BUSY")
     judge_failure: bool = Field(..., description="no verdict on the submission (SE, FAIL, BUSY): "
                                 "the judge, the jury or the machine failed it; never score it")
@@ -95,6 +101,10 @@ class GradeResponse(BaseModel):
     max_cpu_time_ms: float
     max_memory_kb: int
     time_limit_ms: int
+    wall_time_limit_ms: int
+    time_rule: str = Field(..., description="cpu-scaled (the problem's limit is CPU time times "
+                           "the language's factor) or wall (the benchmark's own wall-clock "
+                           "limit a test, every language alike)")
     memory_limit_mb: int
     timings: dict[str, float]
 
