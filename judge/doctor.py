@@ -305,4 +305,24 @@ def run_checks() -> list[Check]:
                         "openjdk-17-jdk-headless"))
     checks.append(_tool("java", ["java", "-version"], "Java submissions cannot run",
                         "openjdk-17-jdk-headless"))
+    checks.extend(_python_environment_checks())
+    return checks
+
+
+def _python_environment_checks() -> list[Check]:
+    """The modules each benchmark's Python solutions may import (judge/python_env.py)."""
+    from judge.problems.rules import RULES
+    from judge.python_env import ENVIRONMENTS
+    checks = []
+    for env in ENVIRONMENTS.values():
+        users = ", ".join(r.name for r in RULES.values() if r.python_environment == env.name)
+        name = f"python environment {env.name}"
+        if env.installed:
+            where = (f" in {env.path} (pypy3: the standard library only)" if env.modules
+                     else "")
+            checks.append(Check(name, True, f"{env.describe()}{where}, for {users}", ""))
+        else:
+            checks.append(Check(name, False, f"{env.describe()}: not installed in {env.path} "
+                                "(make setup, or python -m judge.python_env install, as root)",
+                                f"{users} Python solutions are refused until it is installed"))
     return checks

@@ -150,6 +150,21 @@ def test_doctor_json_on_a_machine_with_the_features(require_sandbox):
         assert checks[name]["ok"], checks[name]
     assert "refused in the sandbox" in checks["vsock"]["detail"], checks["vsock"]
     assert all(c["without"] for c in checks.values() if not c["ok"])
+    lcb = checks["python environment livecodebench"]
+    assert lcb["ok"] and "numpy" in lcb["detail"] and "for livecodebench" in lcb["detail"], lcb
+
+
+def test_run_shows_the_failing_test_s_stderr_with_control_characters_written_out(tmp_path):
+    program = tmp_path / "boom.py"
+    program.write_text("import sys\nsys.stderr.write('\\x1b]0;title\\x07 why\\n')\n"
+                       "raise ValueError('the reason')\n")
+    out = judge("run", str(program), "--problem", "2020A", "--lang", "python")
+    assert out.returncode == 1, out.stderr              # not AC
+    assert "stderr of test 1" in out.stdout and "ValueError: the reason" in out.stdout
+    assert "\\x1b]0;title\\x07 why" in out.stdout and "\x1b" not in out.stdout
+    shown = json.loads(judge("run", str(program), "--problem", "2020A", "--lang", "python",
+                             "--json").stdout)
+    assert shown["tests"][0]["stderr_tail"].endswith("ValueError: the reason\n")
 
 
 def test_doctor_reports_the_cgroup_detection_the_sandbox_uses(require_sandbox):

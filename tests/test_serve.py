@@ -191,6 +191,10 @@ def test_languages_health_readiness_and_openapi(server):
     languages = {entry["name"]: entry for entry in server.get("/v1/languages").json()}
     assert set(languages) >= {"cpp", "c", "python", "pypy3", "java"}
     assert languages["python"]["time_factor"] == 2.0 and languages["cpp"]["compiled"]
+    assert languages["python"]["python_modules"]["livecodebench"] == ["numpy"]
+    assert languages["python"]["python_modules"]["codeforces"] == []
+    assert languages["pypy3"]["python_modules"]["livecodebench"] == []
+    assert languages["cpp"]["python_modules"] is None
     assert server.get("/healthz").json() == {"status": "ok"}
     ready = server.get("/readyz").json()
     assert ready["ready"] and len(ready["slots"]) == 2 and all(s["warm"] for s in ready["slots"])

@@ -17,6 +17,8 @@ from judge.checkers.dataset_comparators import DATASET_COMPARATORS
 from judge.grade import GradeResult
 from judge.languages import LANGUAGES, Language, get_language
 from judge.problems.model import Problem, TestCase, is_checker_source
+from judge.problems.rules import RULES
+from judge.python_env import CPYTHON, environment
 from judge.sandbox import POLICIES, Limits, SandboxError
 from judge.sandbox.result import CANNOT_EXECUTE
 from judge.service.answers import COMPILE_LOG_BYTES, AnswerBudget
@@ -267,6 +269,14 @@ async def cancel_batch(batch_id: str, request: Request) -> BatchStatus:
     return batch.status()
 
 
+def python_modules(language: str) -> dict[str, list[str]] | None:
+    """Per benchmark, the modules beyond the standard library `language` may import."""
+    if get_language(language).policy != "python":
+        return None
+    return {rules.name: list(environment(rules.python_environment).modules)
+            if language == CPYTHON else [] for rules in RULES.values()}
+
+
 @router.get("/languages", response_model=list[LanguageInfo], summary="The languages this server runs")
 async def languages() -> list[LanguageInfo]:
     listed = []
@@ -274,5 +284,6 @@ async def languages() -> list[LanguageInfo]:
         language = get_language(name)
         listed.append(LanguageInfo(name=name, available=language.available,
                                    time_factor=language.time_factor,
-                                   compiled=language.name not in ("python", "pypy3")))
+                                   compiled=language.name not in ("python", "pypy3"),
+                                   python_modules=python_modules(name)))
     return listed

@@ -232,3 +232,6 @@ class LanguageInfo(BaseModel):
     available: bool
     time_factor: float
     compiled: bool
+    python_modules: dict[str, list[str]] | None = Field(
+        default=None, description="a Python language's importable modules beyond the standard "
+        "library, per benchmark (judge/python_env.py); null for other languages")
