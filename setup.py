@@ -1,4 +1,5 @@
 """Build glue: the cffi module and the native executables come from the same sources in native/."""
+import json
 import os
 import shutil
 import sys
@@ -7,9 +8,40 @@ from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+from setuptools.command.sdist import sdist
 
-sys.path.insert(0, str(Path(__file__).parent / "native"))
+ROOT = Path(__file__).parent
+sys.path.insert(0, str(ROOT / "native"))
 import build_native  # noqa: E402
+
+
+def write_build_info(package_dir: Path) -> None:
+    """What git says of the source now, for judge/build_info.py to report once installed: an
+    sdist carries it to the wheels built from it (which have no git)."""
+    target = package_dir / "_build_info.json"
+    recorded = ROOT / "judge" / "_build_info.json"
+    if not (ROOT / ".git").exists() and recorded.is_file():
+        if recorded.resolve() != target.resolve():      # a build from an sdist: what it recorded
+            shutil.copyfile(recorded, target)
+        return
+    sys.path.insert(0, str(ROOT))
+    from judge.build_info import git_state
+    state = git_state(ROOT)
+    commit, dirty = state if state is not None else (None, None)
+    target.write_text(json.dumps({"commit": commit, "dirty": dirty}) + "\n")
+
+
+class BuildPy(build_py):
+    def run(self):
+        super().run()
+        write_build_info(Path(self.build_lib) / "judge")
+
+
+class Sdist(sdist):
+    def make_release_tree(self, base_dir, files):
+        super().make_release_tree(base_dir, files)
+        write_build_info(Path(base_dir) / "judge")
 
 
 def missing_build_prerequisite() -> str | None:
@@ -41,5 +73,5 @@ class BuildNative(build_ext):
 
 setup(
     cffi_modules=["native/build_native.py:ffibuilder"],
-    cmdclass={"build_ext": BuildNative},
+    cmdclass={"build_ext": BuildNative, "build_py": BuildPy, "sdist": Sdist},
 )

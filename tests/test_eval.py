@@ -280,6 +280,25 @@ def test_e2e_rerun_comes_from_the_store(e2e):
     counts = db.execute("SELECT key, COUNT(*) FROM judgments GROUP BY key").fetchall()
     assert len(counts) == 4 and all(n == 1 for _, n in counts)
     assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 2
+    # Re-read from the store, the throughput measured when the judgments were made stays.
+    first = e2e["summary"]["run"]
+    assert first["samples_per_min"] > 0
+    assert summary["run"]["samples_per_min"] is None
+    assert summary["run"]["recorded_samples_per_min"] == pytest.approx(
+        first["recorded_samples_per_min"]) == pytest.approx(first["samples_per_min"])
+
+
+def test_e2e_provenance_names_the_build_that_graded(e2e):
+    provenance = json.loads(e2e["second"].stdout)["provenance"]
+    build = provenance["judge_build"]
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True,
+                          text=True).stdout.strip()
+    assert build["commit"] == head and isinstance(build["dirty"], bool)
+    assert len(build["source_hash"]) == 64 and build["label"].startswith("0.1.0+g" + head[:12])
+    assert provenance["graded_by_builds"] == [build["label"]]
+    audit = provenance["audit"]
+    assert audit["command"] == ("judge audit --quick" if audit["outcome"]["quick"]
+                                else "judge audit")
 
 
 def chromium_dom(page: Path, tmp: Path) -> str:

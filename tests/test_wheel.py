@@ -49,6 +49,9 @@ def _judge_works(venv: Path, workdir: Path) -> None:
     """doctor has every required check, and 2020A's C++ solution is AC, from outside the repo."""
     doctor = _run(venv / "bin" / "judge", "doctor", "--json", cwd=workdir)
     checks = json.loads(doctor.stdout)["checks"]
+    # The build names the commit it came from, carried through the sdist into the wheel.
+    head = _run("git", "-C", ROOT, "rev-parse", "HEAD", cwd=workdir).stdout.strip()
+    assert json.loads(doctor.stdout)["build"]["commit"] == head
     failed = [c for c in checks if c["required"] and not c["ok"]]
     assert not failed, failed
     shutil.copy(PACK_SOURCES / "codeforces-2020A" / "sol.cpp", workdir / "sol.cpp")

@@ -13,13 +13,16 @@ from judge.cli.console import stderr_console, stdout_console
 @app.command("doctor")
 def doctor(as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON.")) -> None:
     """Report each kernel feature and toolchain the judge relies on."""
+    from judge.build_info import build_info
     from judge.doctor import run_checks
     checks = run_checks()
+    build = build_info()
     broken = [c for c in checks if c.required and not c.ok]
     if as_json:
-        typer.echo(json.dumps({"ok": not broken, "checks": [c.to_dict() for c in checks]}, indent=2))
+        typer.echo(json.dumps({"ok": not broken, "build": build.to_dict(),
+                               "checks": [c.to_dict() for c in checks]}, indent=2))
     else:
-        table = Table(title="judge doctor")
+        table = Table(title=f"judge doctor (judge {build.label})")
         for column in ("feature", "", "detail", "without it"):
             table.add_column(column)
         for c in checks:

@@ -13,6 +13,7 @@ from judge import JudgeError, __version__
 from judge.audit import record
 from judge.audit.host import container_engine, cpu_model
 from judge.audit.record import AuditOutcome, AuditStatus
+from judge.build_info import BuildInfo, build_info
 
 AUDIT_COMMAND = "judge audit --quick"
 
@@ -33,7 +34,9 @@ class AuditState:
     allowed_unaudited: bool
 
     def to_dict(self) -> dict:
-        return {"status": self.status.value, "command": AUDIT_COMMAND, "recorded": self.recorded,
+        # The command whose outcome this is: a full `judge audit` recorded on the host counts too.
+        command = AUDIT_COMMAND if self.outcome is None or self.outcome.quick else "judge audit"
+        return {"status": self.status.value, "command": command, "recorded": self.recorded,
                 "record": self.record, "allowed_unaudited": self.allowed_unaudited,
                 **({"outcome": self.outcome.to_dict()} if self.outcome else {})}
 
@@ -41,6 +44,7 @@ class AuditState:
 @dataclass
 class Provenance:
     judge_version: str
+    build: BuildInfo                # the commit (dirty or not) and source hash of this judge
     python: str
     toolchains: dict[str, str]
     host: dict
@@ -53,7 +57,8 @@ class Provenance:
         return self.audit.status == AuditStatus.PASS
 
     def to_dict(self) -> dict:
-        return {"judge_version": self.judge_version, "python": self.python,
+        return {"judge_version": self.judge_version, "judge_build": self.build.to_dict(),
+                "python": self.python,
                 "toolchains": self.toolchains, "host": self.host, "sandbox": asdict(self.sandbox),
                 "audit": self.audit.to_dict(), "trusted": self.trusted}
 
@@ -106,7 +111,7 @@ def establish(languages: list[str], slot: int, allow_unaudited: bool,
     status = outcome.status if outcome else AuditStatus.NOT_RUN
     state = AuditState(status, outcome, recorded and outcome is not None, path, allow_unaudited)
     provenance = Provenance(
-        judge_version=__version__, python=platform.python_version(),
+        judge_version=__version__, build=build_info(), python=platform.python_version(),
         toolchains={lang: LANGUAGES[lang].toolchain_version for lang in sorted(set(languages))},
         host={"cpu_model": cpu_model(), "cpus": os.cpu_count(), "kernel": platform.release(),
               "platform": platform.platform(), "container": container_engine()},

@@ -574,7 +574,7 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
     if threading.current_thread() is threading.main_thread():
         previous_handler = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        stats["run_id"] = store.begin_run(jobs, cfg.command)
+        stats["run_id"] = store.begin_run(jobs, cfg.command, provenance.build.label)
         judged = [s for s in samples if s.jk is not None]
         unique: dict[str, Task] = {}
         for s in judged:
@@ -600,8 +600,10 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
             previous = {k: v["record"]["verdict"] for k, v in first.items()}
             previous.update({t.jk.key: stored[t.jk.key].verdict for t in carried})
             _run_phase(store, again, 1, cfg, make_pool, "rerun", progress, stats, previous)
-        store.end_run()
+        store.end_run(stats.get("judged", 0), sum(stats.get("phase_wall_ms", {}).values()))
         final = store.get_many(unique)
+        stats["run_builds"] = store.run_builds()
+        stats["recorded_throughput"] = store.judging_throughput()
     finally:
         if previous_handler is not None:
             signal.signal(signal.SIGTERM, previous_handler)

@@ -68,6 +68,17 @@ CREATE INDEX IF NOT EXISTS judgments_key ON judgments (key);
 """
 
 
+# Columns runs gained after schema 1; a store written before them gets them empty.
+RUN_COLUMNS = {"build": "TEXT", "judged": "INTEGER", "judging_wall_ms": "REAL"}
+
+
+def _add_run_columns(db: sqlite3.Connection) -> None:
+    present = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
+    for name, kind in RUN_COLUMNS.items():
+        if name not in present:
+            db.execute(f"ALTER TABLE runs ADD COLUMN {name} {kind}")
+
+
 def sha256(*parts: bytes | str) -> str:
     h = hashlib.sha256()
     for part in parts:
@@ -116,6 +127,7 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
+            _add_run_columns(self._db)
             row = self._db.execute("SELECT value FROM meta WHERE name='schema'").fetchone()
         except (OSError, sqlite3.Error) as exc:
             raise JudgeError(f"cannot open the result store {self.path}: {exc}") from None
@@ -131,17 +143,34 @@ class Store:
         with self._lock:
             self._db.close()
 
-    def begin_run(self, jobs: int, command: str) -> int:
+    def begin_run(self, jobs: int, command: str, build: str) -> int:
         with self._lock:
-            cur = self._db.execute("INSERT INTO runs (started, jobs, command) VALUES (?, ?, ?)",
-                                   (time.time(), jobs, command))
+            cur = self._db.execute("INSERT INTO runs (started, jobs, command, build) "
+                                   "VALUES (?, ?, ?, ?)", (time.time(), jobs, command, build))
             assert cur.lastrowid is not None
             self.run_id = cur.lastrowid
             return self.run_id
 
-    def end_run(self) -> None:
+    def end_run(self, judged: int, judging_wall_ms: float) -> None:
+        """Closes this run with how many programs it judged in how much judging wall time."""
         with self._lock:
-            self._db.execute("UPDATE runs SET finished=? WHERE id=?", (time.time(), self.run_id))
+            self._db.execute("UPDATE runs SET finished=?, judged=?, judging_wall_ms=? WHERE id=?",
+                             (time.time(), judged, judging_wall_ms, self.run_id))
+
+    def run_builds(self) -> dict[int, str]:
+        """The judge build of every run of this store (runs before builds were kept: "")."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, build FROM runs").fetchall()
+        return {run_id: build or "" for run_id, build in rows}
+
+    def judging_throughput(self) -> tuple[int, float]:
+        """(programs judged, judging wall ms) summed over every finished run that judged any:
+        the throughput measured when this store's judgments were made."""
+        with self._lock:
+            judged, wall = self._db.execute(
+                "SELECT COALESCE(SUM(judged), 0), COALESCE(SUM(judging_wall_ms), 0) FROM runs "
+                "WHERE judged > 0").fetchone()
+        return int(judged), float(wall)
 
     def get_many(self, keys: Iterable[str]) -> dict[str, StoredResult]:
         keys = list(dict.fromkeys(keys))

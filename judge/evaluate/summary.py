@@ -225,11 +225,20 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
         "from_store": stats.get("cached", 0), "wall_s": wall / 1e3,
         "judging_wall_s": phase_wall / 1e3,
         "samples_per_min": (judged / (phase_wall / 6e4)) if phase_wall > 0 and judged else None,
+        "recorded_samples_per_min": _recorded_rate(stats.get("recorded_throughput")),
         "phase_ms": {k: stats.get(k, 0.0) for k in ("grade_ms", "compile_ms", "run_ms", "check_ms")},
         "slots": stats.get("slots", {}), "jobs": stats.get("jobs"),
     }
     summary.update(_completeness(records))
     summary["warnings"][:0] = provenance.warnings
+    builds = _grading_builds(records, stats.get("run_builds", {}))
+    summary["provenance"]["graded_by_builds"] = builds
+    if builds and builds != [provenance.build.label]:
+        summary["warnings"].append(
+            f"results from the store were graded by {len(builds)} judge build(s) "
+            f"({', '.join(b or 'unrecorded' for b in builds)}); this run is "
+            f"{provenance.build.label}: re-judge in a fresh --out directory for one build's "
+            "numbers")
     if "cluster" in stats:
         summary["cluster"] = _cluster(stats["cluster"], records)
         summary["warnings"].extend(_cluster_warnings(summary["cluster"]))
@@ -239,6 +248,20 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
     _atomic_write(out / "summary.json", json.dumps(summary, indent=2) + "\n")
     _atomic_write(out / "report.html", render_html(summary, records))
     return EvalResult(summary=summary, samples=records, out=out, stats=stats)
+
+
+def _recorded_rate(throughput: tuple[int, float] | None) -> float | None:
+    """Samples a minute over every run of the store that judged: what re-reading a finished
+    evaluation still reports (this run's own figure is then null)."""
+    if not throughput or throughput[0] <= 0 or throughput[1] <= 0:
+        return None
+    return throughput[0] / (throughput[1] / 6e4)
+
+
+def _grading_builds(records: list[dict], run_builds: dict[int, str]) -> list[str]:
+    """The judge builds whose judgments the counted results are, sorted."""
+    runs = {r["judged_in_run"] for r in records if r.get("counted") and r.get("judged_in_run")}
+    return sorted({run_builds.get(run, "") for run in runs})
 
 
 def _cluster(report: dict, records: list[dict]) -> dict:

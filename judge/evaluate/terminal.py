@@ -15,7 +15,8 @@ def figure(x: float | None, digits: int = 3) -> str:
 def provenance_line(p: dict) -> str:
     sandbox, audit = p["sandbox"], p["audit"]
     when = audit.get("outcome", {}).get("created")
-    return (f"judge {p['judge_version']} · cgroup {sandbox['cgroup']}, {sandbox['uid_mode']}"
+    build = p.get("judge_build", {}).get("label", p["judge_version"])
+    return (f"judge {build} · cgroup {sandbox['cgroup']}, {sandbox['uid_mode']}"
             f"{', root' if sandbox['root'] else ''} · kernel {p['host']['kernel']}"
             f"{' · ' + p['host']['container'] if p['host']['container'] else ''} · "
             f"audit {audit['status']}" + (f" ({when})" if when else ""))
