@@ -2,8 +2,8 @@
 
     from judge import api
     problem = api.load_problem("2020A")                       # or api.load_problems(dataset)
-    code = api.extract_code(model_text)                       # the last fenced block, or None
-    result = api.grade(code.code, code.language or "python", problem)
+    code = api.extract_code(model_text, problem)              # what `judge eval` grades, or None
+    result = api.grade(code.code, code.language, problem)     # language None: UNGRADABLE
     result.verdict, result.max_cpu_time_ms                    # "AC", 41.2
     summary = api.evaluate(rows, dataset="livecodebench:lcb_dir").summary
 

@@ -73,6 +73,7 @@ EMBEDDER = textwrap.dedent('''
     out["evaluate"] = [summary["problems"]["codeforces/2020A"]["n"],
                        summary["problems"]["codeforces/2020A"]["c"],
                        summary["verdicts"], summary["provenance"]["audit"]["status"]]
+    out["verdict_types"] = sorted({type(r["verdict"]).__name__ for r in result.samples})
     try:
         api.grade(right, "cobol", problem)
     except api.JudgeError as exc:
@@ -99,6 +100,7 @@ def test_an_evaluator_embeds_the_api(tmp_path, audited_host):
     n, c, verdicts, audit = out["evaluate"]
     assert (n, c) == (3, 1) and verdicts == {"AC": 1, "WA": 1, "NO_CODE": 1}
     assert audit in ("PASS", "INCONCLUSIVE")
+    assert out["verdict_types"] == ["str"]         # graded and NO_CODE rows alike
     assert "unknown language 'cobol'" in out["error"]
     assert "Traceback" not in done.stderr
 
@@ -177,3 +179,25 @@ def test_a_grader_used_from_another_thread_raises(require_sandbox):
 def test_bad_input_is_a_judge_error(call, message):
     with pytest.raises(JudgeError, match=message):
         call()
+
+
+def readme_library_example() -> str:
+    """The first Python block of the README's `judge.api` section."""
+    section = (ROOT / "README.md").read_text().split("## Embedding it: `judge.api`", 1)[1]
+    return section.split("```python\n", 1)[1].split("\n```\n", 1)[0]
+
+
+@pytest.mark.parametrize("fence", ["```python", "```", "(no code)"])
+def test_the_readme_library_example_gives_judge_eval_s_verdict(fence, tmp_path, audited_host,
+                                                               monkeypatch):
+    monkeypatch.setattr(api, "_evaluate_slots", api._Handout(range(EVAL_SLOTS + 8, EVAL_SLOTS + 9)))
+    example = readme_library_example()
+    text = (f"My answer:\n{fence}\n{(PACK / 'sol.py').read_text()}```\nDone."
+            if fence != "(no code)" else "I cannot solve this.")
+    namespace: dict = {}
+    exec(example.replace('model_text = "', 'model_text = MODEL_TEXT  # "', 1),
+         {"MODEL_TEXT": text, **namespace}, namespace)
+    evaluated = api.evaluate([{"problem_id": "2020A", "completion": text}], jobs=1)
+    assert namespace["verdict"] == evaluated.samples[0]["verdict"]
+    assert namespace["verdict"] == {"```python": "AC", "```": "UNGRADABLE",
+                                    "(no code)": "NO_CODE"}[fence]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -71,6 +72,9 @@ def test_resume_after_sigterm_and_kill_9(tmp_path, audited_host):
     assert "resume" in err and "Traceback" not in err
     after_term = stored(out)
     assert 1 <= len(after_term) < SAMPLES
+    # It says what the resume takes from the store (every saved judgment here is a final AC).
+    said = re.search(r"(\d+) of \d+ judgments of this run are saved, (\d+) of them final", err)
+    assert said and int(said[1]) == int(said[2]) == len(after_term), err
 
     # 2. kill -9 mid-way
     proc = start(gens, out)

@@ -140,3 +140,13 @@ def test_problems_are_listed_in_natural_order():
     summary = summarize([SampleResult(pid, True, 0, "cpp") for pid in ids])
     assert [p.problem_id for p in summary.problems] == [
         "codeforces/1A", "codeforces/1398C", "codeforces/2020A", "lcb/p2", "lcb/p10"]
+
+
+def test_the_spread_runs_over_indexes_every_problem_has():
+    """Problem a has samples 0-2, b only 0: the spread is one run (index 0, over a and b); a's
+    indexes 1 and 2 would be means over a alone, so they count in avg@n only."""
+    results = [SampleResult("a", True, 0), SampleResult("a", False, 1),
+               SampleResult("a", False, 2), SampleResult("b", False, 0)]
+    s = summarize(results)
+    assert s.spread.run_accuracies == (0.5,) and s.spread.runs == 1 and s.spread.std is None
+    assert s.avg_at_n == pytest.approx((1 / 3 + 0) / 2)

@@ -9,7 +9,9 @@ Vocabulary: for each problem we have ``n`` graded samples of which ``c`` were ac
   reported only when every problem has at least ``k`` samples (LiveCodeBench's rule: a mean over
   problems with a different set of valid ``k`` would not be comparable).
 * spread: sample index ``i`` (the i-th generation of each problem) defines one "run" of the
-  benchmark whose accuracy is the mean over problems of sample i's verdict. The standard
+  benchmark whose accuracy is the mean over problems of sample i's verdict; only indexes every
+  problem has make a run (problems with more samples add theirs to avg@n, not to the spread,
+  so every run averages over the same problems, as a benchmark's repeated runs do). The standard
   deviation of those run accuracies (ddof=1) tells how much a single-sample evaluation would
   move between seeds; the standard error (std / sqrt(runs)) is the uncertainty of avg@n that
   comes from sampling.
@@ -190,7 +192,9 @@ def _summarize(results: list[SampleResult], ks: Sequence[int]) -> Summary:
             seen.add(r.sample_index)
             by_index[r.sample_index].append(1.0 if r.passed else 0.0)
         problems.append(problem_stats(pid, len(rs), sum(1 for r in rs if r.passed), ks))
-    runs = [_mean(by_index[i]) for i in sorted(by_index)]
+    # A run is one sample of EVERY problem: an index some problem lacks would be a mean over
+    # another set of problems, so it is left out of the spread (it still counts in avg@n).
+    runs = [_mean(by_index[i]) for i in sorted(by_index) if len(by_index[i]) == len(problems)]
     return _summary(tuple(problems), spread_of(runs))
 
 

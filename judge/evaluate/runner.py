@@ -385,11 +385,16 @@ def _refused_jury_answer(checkers, problem) -> str | None:
 # ------------------------------------------------------------------------------ evaluate
 
 class EvalInterrupted(Exception):
-    def __init__(self, saved: int, total: int) -> None:
-        super().__init__(f"interrupted: {saved} of {total} judgments of this run are saved; "
-                         "run the same command again to resume")
+    def __init__(self, saved: int, total: int, final: int) -> None:
+        again = total - final
+        super().__init__(
+            f"interrupted: {saved} of {total} judgments of this run are saved, {final} of them "
+            f"final; run the same command again to resume: it takes the {final} from the store "
+            f"and judges the other {again} (TLEs waiting for their re-run alone, judge failures, "
+            "and what was not judged yet)")
         self.saved = saved
         self.total = total
+        self.final = final
 
 
 @dataclass
@@ -507,8 +512,9 @@ def _run_phase(store: Store, tasks: list[Task], jobs: int, cfg: EvalConfig,
             state = "provisional" if needs_rerun(out.record, jobs) else "final"
             rec = out.record if out.worker is None else {**out.record, "graded_by": out.worker}
             store.put(out.task.jk, state, rec["verdict"], rec, out.timing, phase=phase)
-            done[out.task.jk.key] = {}
-        raise EvalInterrupted(len(done), len(tasks)) from None
+            done[out.task.jk.key] = {"state": state}
+        final = sum(1 for v in done.values() if v["state"] == "final")
+        raise EvalInterrupted(len(done), len(tasks), final) from None
     stats.setdefault("phase_wall_ms", {})[phase] = (time.monotonic() - started) * 1e3
     stats.setdefault("slots", {})[phase] = jobs
     return done

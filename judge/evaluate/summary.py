@@ -57,12 +57,12 @@ def _sample_record(s, stored, run_id: int | None) -> dict:
     rec: dict[str, Any] = {"row": s.gen.row, "problem_id": s.problem_id,
                            "sample_index": s.sample_index, "language": s.language}
     if s.verdict in (Verdict.NO_CODE, Verdict.UNGRADABLE, Verdict.SKIPPED):
-        rec.update(verdict=s.verdict, passed=False, reason=s.reason,
+        rec.update(verdict=str(s.verdict), passed=False, reason=s.reason,
                    counted=s.verdict != Verdict.SKIPPED, excluded=s.verdict == Verdict.SKIPPED,
                    skipped_on_request=s.skipped_on_request)
         return rec
     if stored is None:
-        rec.update(verdict=Verdict.SE, passed=False, reason="no result was stored", counted=False,
+        rec.update(verdict=str(Verdict.SE), passed=False, reason="no result was stored", counted=False,
                    excluded=True)
         return rec
     r = stored.result
@@ -70,7 +70,7 @@ def _sample_record(s, stored, run_id: int | None) -> dict:
     if len(compile_info.get("log", "")) > LOG_LIMIT:
         compile_info["log"] = compile_info["log"][:LOG_LIMIT] + "\n[...]"
     rec.update(
-        verdict=stored.verdict, passed=stored.verdict == Verdict.AC,
+        verdict=str(stored.verdict), passed=stored.verdict == Verdict.AC,
         counted=stored.verdict not in JUDGE_FAILURES, excluded=stored.verdict in JUDGE_FAILURES,
         reason=r.get("error", ""), key=s.jk.key, code_hash=s.jk.code_hash, state=stored.state,
         from_store=stored.run_id != run_id, judged_in_run=stored.run_id,
