@@ -78,3 +78,29 @@ def test_a_missing_module_says_which_environment_lacks_it(grader):
     assert "no module 'sortedcontainers' in the livecodebench Python environment" \
         in result.tests[0].checker_message
     assert "ModuleNotFoundError" in result.tests[0].stderr_tail
+
+
+HOSTILE_TO_THE_ENVIRONMENT = """\
+import ctypes, os, sys
+import numpy
+target = os.path.join(os.path.dirname(numpy.__file__), "__init__.py")
+try:
+    open(target, "a").write("raise SystemExit('poisoned')\\n")
+    print("wrote")
+except OSError as exc:
+    print("refused")
+libc = ctypes.CDLL(None, use_errno=True)
+MBIND = 237
+print("mbind", libc.syscall(MBIND, 0, 0, 0, 0, 0, 0), ctypes.get_errno())
+"""
+
+
+def test_a_solution_cannot_change_the_environment_and_numa_calls_are_answered_enosys(grader):
+    """The benchmark's modules are read-only to every run (a poisoned numpy would change the
+    verdicts of every later solution), and the NUMA calls numpy's OpenBLAS makes get ENOSYS
+    under the python policy, as from a kernel without NUMA: no more than that."""
+    case = Case("hostile", "-", HOSTILE_TO_THE_ENVIRONMENT, True, input="",
+                expected="refused\nmbind -1 38\n")
+    result = grader.grade(case.code, "python", lcb_problem(case))
+    assert result.verdict == Verdict.AC, (result.tests[0].checker_message,
+                                          result.tests[0].stderr_tail)
