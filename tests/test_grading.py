@@ -189,7 +189,8 @@ def test_cli_run_quick_start_and_json(require_sandbox):
                          "max_memory_kb"}
     assert set(data["tests"][0]) == {"index", "verdict", "cpu_time_ms", "wall_time_ms", "memory_kb",
                                      "exit_code", "signal", "checker_message", "killed_by",
-                                     "interactor"}
+                                     "stderr_tail", "interactor"}
+    assert "Traceback" in data["tests"][0]["stderr_tail"]
 
 
 @pytest.mark.parametrize("args, message", [
