@@ -12,6 +12,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,6 +64,59 @@ def mib_from_env(name: str, default: int) -> int:
 
 LOG_LIMIT = 64 * 1024
 PCH_INSIDE = "/judge/pch"  # where the precompiled headers are seen in the compile sandbox
+JAVAC_ARCHIVE = "javac.jsa"
+# What javac compiles once to fill its class-data archive: the features submissions use, so that
+# the compiler classes they need are in it (a class outside it is simply loaded as usual).
+JAVAC_WARM_UP = """\
+import java.io.*;
+import java.util.*;
+import java.util.function.*;
+import java.util.stream.*;
+
+public class Main {
+    record Edge(int to, long weight) {}
+
+    interface Visitor<T> { void visit(T item); }
+
+    static final int MOD = 1_000_000_007;
+
+    static long power(long base, long exp) {
+        long result = 1;
+        for (base %= MOD; exp > 0; exp >>= 1, base = base * base % MOD)
+            if ((exp & 1) == 1) result = result * base % MOD;
+        return result;
+    }
+
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        StringTokenizer tokens = new StringTokenizer(in.readLine());
+        int n = Integer.parseInt(tokens.nextToken());
+        List<List<Edge>> graph = new ArrayList<>();
+        for (int i = 0; i < n; i++) graph.add(new ArrayList<>());
+        PriorityQueue<long[]> queue = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+        Map<String, Integer> counts = new HashMap<>();
+        TreeMap<Integer, Integer> ordered = new TreeMap<>();
+        Deque<Integer> stack = new ArrayDeque<>();
+        int[] values = Arrays.stream(in.readLine().split(" ")).mapToInt(Integer::parseInt).toArray();
+        Function<Integer, Integer> twice = x -> 2 * x;
+        String joined = IntStream.range(0, n).mapToObj(i -> String.valueOf(twice.apply(values[i])))
+            .collect(Collectors.joining(" "));
+        StringBuilder out = new StringBuilder();
+        for (var entry : counts.entrySet()) out.append(entry.getKey()).append(entry.getValue());
+        switch (n % 3) {
+            case 0 -> out.append("zero");
+            default -> out.append(String.format("%d %.3f", n, Math.sqrt(n)));
+        }
+        Visitor<Integer> visitor = stack::push;
+        visitor.visit(n);
+        try (PrintWriter writer = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out)))) {
+            writer.println(joined + out + power(2, n) + queue.size() + ordered.size() + graph.size());
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
+"""
 
 
 @dataclass(frozen=True)
@@ -146,7 +200,7 @@ class Compiler:
         self.artifact_limit_mb = mib_from_env(ARTIFACT_LIMIT_ENV, DEFAULT_ARTIFACT_LIMIT_MB)
         self.cache_cap_mb = mib_from_env(CACHE_CAP_ENV, DEFAULT_CACHE_CAP_MB)
         self._sandboxes: dict[tuple, Sandbox] = {}
-        self._pch: dict[str, Path | None] = {}
+        self._pch: dict[tuple[str, str], Path | None] = {}
 
     def _sandbox(self, policy: str, binds: tuple = ()) -> Sandbox:
         key = (policy, binds)
@@ -176,36 +230,72 @@ class Compiler:
         flags match and silently falls back to the real header when they do not."""
         if language.precompiled_header is None or os.environ.get("JUDGE_NO_PCH"):
             return None
-        if language.name in self._pch:
-            return self._pch[language.name]
-        self._pch[language.name] = None
         flags = language.header_flags
-        key = hashlib.sha256(json.dumps([flags, language.toolchain_version]).encode()).hexdigest()[:16]
-        root = self.cache.parent / "pch" / key
         relative = Path(language.precompiled_header)
-        gch_name = relative.name + ".gch"
-        if not (root / relative.parent / gch_name).exists():
-            header = _header_path(language.precompiled_header, flags)
-            if header is None:
+        gch = relative.parent / (relative.name + ".gch")
+
+        def argv() -> list[str] | None:
+            header = _header_path(language.precompiled_header or "", flags)
+            return None if header is None else ["g++", *flags, "-x", "c++-header", "-o",
+                                                 gch.name, header]
+        return self._prepared(language, "header", [flags], gch, argv, "build", {})
+
+    def compiler_archive(self, language: Language) -> Path | None:
+        """A class-data archive of the compiler's own classes (javac, a Java program), made by
+        compiling a typical submission once with exactly the language's compile command: every
+        later javac maps the classes instead of loading them, about half its start-up. javac
+        writes the same class files either way."""
+        if not language.compiler_archive or os.environ.get("JUDGE_NO_PCH"):
+            return None
+        source = JAVAC_WARM_UP
+        command = language.compile_argv(source)
+        assert command is not None, "an archive is made by the compiler"
+
+        def argv() -> list[str]:
+            return [command[0], f"-J-XX:ArchiveClassesAtExit={JAVAC_ARCHIVE}", *command[1:]]
+        return self._prepared(language, "archive", [command, source], Path(JAVAC_ARCHIVE), argv,
+                              language.compile_policy, {language.file_name(source): source})
+
+    def _prepared(self, language: Language, kind: str, key_parts: list, product: Path,
+                  argv: Callable[[], list[str] | None], policy: str,
+                  files: dict[str, str]) -> Path | None:
+        """The directory holding `product`, which `argv` builds once per toolchain version and
+        `key_parts` in the compile sandbox (from `files`), kept beside the compile cache; None
+        when it cannot be built (compiles then go without it)."""
+        memo = (language.name, kind)
+        if memo in self._pch:
+            return self._pch[memo]
+        self._pch[memo] = None
+        key = hashlib.sha256(json.dumps([kind, key_parts, language.toolchain_version])
+                             .encode()).hexdigest()[:16]
+        root = self.cache.parent / "pch" / key
+        if not (root / product).exists():
+            command = argv()
+            if command is None:
                 return None
             root.parent.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=compile_cache.STAGING_PREFIX, dir=root.parent))
-            build_dir = staging / relative.parent
+            build_dir = staging / product.parent
             build_dir.mkdir(parents=True, exist_ok=True)
-            for directory in reversed([relative.parent, *relative.parent.parents]):
+            for directory in reversed([product.parent, *product.parent.parents]):
                 _make_world_accessible(staging / directory)
-            with Sandbox(box=build_dir, policy="build", slot=self.slot, cpu=self.cpu,
+            for name, text in files.items():
+                (build_dir / name).write_text(text)
+            with Sandbox(box=build_dir, policy=policy, slot=self.slot, cpu=self.cpu,
                          box_writable=True, tmp_size_mb=512) as sandbox:
-                run = sandbox.run(["g++", *flags, "-x", "c++-header", "-o", gch_name, header],
-                                  compile_limits(PCH_FILE_SIZE_MB))
-            if run.status != Status.OK or not (build_dir / gch_name).exists():
-                logger.warning("precompiling %s failed (%s); compiles use the header itself",
-                               language.precompiled_header, run.status)
+                run = sandbox.run(command, compile_limits(PCH_FILE_SIZE_MB))
+            if run.status != Status.OK or not (build_dir / product.name).exists():
+                logger.warning("building %s for %s failed (%s); compiles go without it",
+                               product, language.name, run.status)
                 shutil.rmtree(staging, ignore_errors=True)
                 return None
-            logger.info("precompiled %s for %s into %s", language.precompiled_header, language.name, root)
+            for name in files:
+                (build_dir / name).unlink()
+            for leftover in build_dir.glob("*.class"):
+                leftover.unlink()
+            logger.info("built %s for %s into %s", product, language.name, root)
             compile_cache.publish(staging, root)
-        self._pch[language.name] = root
+        self._pch[memo] = root
         return root
 
     def compile(self, source: str, language: Language, binds: tuple = (),
@@ -237,6 +327,10 @@ class Compiler:
         if pch is not None and argv is not None:
             argv = [argv[0], "-I", PCH_INSIDE, *argv[1:]]
             binds = (*binds, (str(pch), PCH_INSIDE))
+        archive = self.compiler_archive(language) if argv else None
+        if archive is not None and argv is not None:
+            argv = [argv[0], f"-J-XX:SharedArchiveFile={PCH_INSIDE}/{JAVAC_ARCHIVE}", *argv[1:]]
+            binds = (*binds, (str(archive), PCH_INSIDE))
         sandbox = self._sandbox(language.compile_policy, binds)
         box = sandbox.empty_box()
         started = time.perf_counter()

@@ -35,6 +35,8 @@ class Language:
     # flags that shape code, not linking) and found first on every compile's include path.
     precompiled_header: str | None = None
     header_flags: tuple[str, ...] = ()
+    # The compiler is a Java program whose classes an archive made once can hold (javac).
+    compiler_archive: bool = False
 
     def file_name(self, source: str) -> str:
         return self.source_name.format(cls=self.entry_class(source))
@@ -117,10 +119,14 @@ LANGUAGES: dict[str, Language] = {
                  ("pypy3", "code.py"), "python", compile_policy="python", time_factor=2.0,
                  artifacts=("code.py",), version_command=("pypy3", "--version")),
         Language("java", (".java",), "{cls}.java",
-                 ("javac", "-J-Xmx544m", "{cls}.java"),
+                 # javac's own JIT stops at C1: it runs briefly, and the classes it writes are
+                 # the same.
+                 ("javac", "-J-Xmx544m", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC",
+                  "{cls}.java"),
                  ("java", "-XX:+UseSerialGC", "-Xmx544m", "-Xss64m", "-DONLINE_JUDGE", "{cls}"),
                  "java", compile_policy="java", time_factor=2.0, artifacts=("*.class",),
-                 version_command=("javac", "-version"), main_class=java_class_name),
+                 version_command=("javac", "-version"), main_class=java_class_name,
+                 compiler_archive=True),
     )
 }
 

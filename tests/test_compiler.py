@@ -80,3 +80,25 @@ def test_a_compile_starved_of_cpu_is_a_judge_failure_and_not_cached(compiler, mo
     result = compiler.compile("int main() { return 0; }\n", get_language("cpp"))
     assert result.status == "SE" and "too busy" in result.log, result
     assert cached_results(compiler) == []
+
+
+def test_javac_with_its_class_data_archive_writes_the_same_classes(require_sandbox, tmp_path):
+    """The archive of javac's own classes (built once per toolchain from a warm-up program)
+    only speeds javac's start: the class files are those of javac without it, and a compile
+    error reads the same."""
+    java = get_language("java")
+    without = dataclasses.replace(java, name="java-without-archive", compiler_archive=False)
+    source = "public class Main {\n  public static void main(String[] a) {\n" \
+             "    System.out.println(java.util.List.of(1, 2).stream().mapToInt(x -> x).sum());\n  }\n}\n"
+    broken = source.replace("sum()", "sum(")
+    with Compiler(slot=next_slot(), cache=tmp_path / "compile") as compiler:
+        archive = compiler.compiler_archive(java)
+        assert archive is not None and (archive / "javac.jsa").stat().st_size > 1 << 20
+        assert not list(archive.glob("*.java")) and not list(archive.glob("*.class"))
+        fast, slow = compiler.compile(source, java), compiler.compile(source, without)
+        assert fast.status == slow.status == "OK", (fast.log, slow.log)
+        assert fast.artifacts is not None and slow.artifacts is not None
+        assert (fast.artifacts / "Main.class").read_bytes() == \
+            (slow.artifacts / "Main.class").read_bytes()
+        fast, slow = compiler.compile(broken, java), compiler.compile(broken, without)
+        assert fast.status == slow.status == "CE" and fast.log == slow.log

@@ -72,8 +72,44 @@ def measure(gens: Path, jobs: int, cache: Path) -> dict:
     }
 
 
+def javac_ab(console, programs: int = 8) -> None:
+    """A cold Java compile, the largest cost of a cold sample: javac as the JDK starts it
+    (baseline) against javac with C1 only and its class-data archive, each on distinct
+    programs (a comment differs) so that no compile comes from the cache."""
+    import statistics
+    from dataclasses import replace
+
+    from judge.compiler import Compiler
+    from judge.languages import get_language
+    java = get_language("java")
+    baseline = replace(java, name="java-jdk-defaults", compile=("javac", "-J-Xmx544m", "{cls}.java"),
+                       compiler_archive=False)
+    source = (PACK_SRC / "balanced-brackets" / "Main.java").read_text()
+    old = os.environ.get("JUDGE_CACHE_DIR")
+    with tempfile.TemporaryDirectory(prefix="javac-bench-") as cache:
+        os.environ["JUDGE_CACHE_DIR"] = cache
+        try:
+            with Compiler() as compiler:
+                compiler.compiler_archive(java)          # built once per toolchain, not timed
+                times: dict[str, list[float]] = {"baseline": [], "judge": []}
+                for i in range(programs):
+                    for label, language in (("baseline", baseline), ("judge", java)):
+                        result = compiler.compile(f"{source}\n// {label} {i}\n", language)
+                        assert result.status == "OK", result.log
+                        times[label].append(result.time_ms)
+        finally:
+            if old is None:
+                os.environ.pop("JUDGE_CACHE_DIR", None)
+            else:
+                os.environ["JUDGE_CACHE_DIR"] = old
+    base, ours = statistics.median(times["baseline"]), statistics.median(times["judge"])
+    console.print(f"cold javac, median of {programs}: JDK defaults {base:.0f} ms, judge (C1 + "
+                  f"class-data archive) {ours:.0f} ms: {ours / base:.2f}x")
+
+
 def run(console) -> list[dict]:
     console.rule("judge eval throughput (embedded pack)")
+    javac_ab(console)
     results = []
     with tempfile.TemporaryDirectory(prefix="eval-bench-gen-") as tmp:
         gens = Path(tmp) / "gens.jsonl"
