@@ -89,6 +89,9 @@ def test_doctor_in_the_image_has_every_required_check_and_the_hosts_cgroups(imag
     assert checks["container"]["ok"], checks["container"]
     assert f"cgroup={HOST_CGROUP}," in checks["sandbox"]["detail"], checks["sandbox"]
     assert checks["supervisor priority"]["ok"], checks["supervisor priority"]
+    # Every language's toolchain, and the modules LiveCodeBench's solutions may import.
+    for name in ("g++", "python3", "pypy3", "java", "python environment livecodebench"):
+        assert checks[name]["ok"], checks[name]
 
 
 @pytest.mark.timeout(2400)
