@@ -392,10 +392,13 @@ def test_problems_and_run_take_the_same_dataset_names_as_eval(lcb_dir, tmp_path,
     assert [p["id"] for p in json.loads(listed.stdout)] == ["livecodebench/p3", "livecodebench/p4"]
     shown = _judge_cli("problems", "show", "p3", "--json", "--dataset", spec)
     assert shown.returncode == 0 and json.loads(shown.stdout)["id"] == "livecodebench/p3", shown
+    assert json.loads(shown.stdout)["time_rule"] == "wall"          # LiveCodeBench's 6 s a test
+    assert "6000 ms wall" in _judge_cli("problems", "list", "--dataset", spec).stdout
     solution = tmp_path / "sol.py"
     solution.write_text("a, b = map(int, input().split())\nprint(a + b)\n")
     graded = _judge_cli("run", str(solution), "--problem", "p4", "--json", "--dataset", spec)
     assert graded.returncode == 0, graded.stdout + graded.stderr
     assert json.loads(graded.stdout)["verdict"] == "AC"
+    assert json.loads(graded.stdout)["wall_time_limit_ms"] == 6000
     unknown = _judge_cli("run", str(solution), "--problem", "p1", "--dataset", spec)
     assert unknown.returncode == 2 and "unknown problem 'p1'" in unknown.stderr, unknown.stderr

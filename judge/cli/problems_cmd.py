@@ -9,6 +9,7 @@ from judge import JudgeError
 from judge.cli import app, fail
 from judge.cli.console import prose_width, stdout_console
 from judge.problems.model import Problem
+from judge.problems.rules import TimeRule, rules_for
 
 problems_app = typer.Typer(no_args_is_help=True, help="List and show problems (the embedded "
                                                       "pack or any --dataset).")
@@ -26,11 +27,20 @@ def checker_label(problem: Problem) -> str:
     return checker
 
 
+def time_limit_label(problem: Problem) -> str:
+    """The limit as the problem's benchmark states it: CPU time (times the language factor), or
+    each test's wall time."""
+    if rules_for(problem).time_rule is TimeRule.WALL:
+        return f"{problem.time_limit_ms} ms wall"
+    return f"{problem.time_limit_ms} ms"
+
+
 def _summary(problem: Problem) -> dict:
     return {
         "id": problem.id,
         "title": problem.title,
         "time_limit_ms": problem.time_limit_ms,
+        "time_rule": rules_for(problem).time_rule.value,
         "memory_limit_mb": problem.memory_limit_mb,
         "checker": checker_label(problem),
         "tests": len(problem.tests),
@@ -69,7 +79,7 @@ def list_cmd(dataset: str | None = typer.Option(None, "--dataset", "-d", help=DA
     table.add_column("checker", no_wrap=True)
     table.add_column("tests", justify="right")
     for p in problems:
-        table.add_row(p.id, p.title, f"{p.time_limit_ms} ms", f"{p.memory_limit_mb} MB",
+        table.add_row(p.id, p.title, time_limit_label(p), f"{p.memory_limit_mb} MB",
                       checker_label(p), str(len(p.tests)))
     stdout_console().print(table)
 
@@ -107,7 +117,7 @@ def show_cmd(problem_id: str = typer.Argument(..., metavar="ID",
     header = Text()
     header.append(p.id, style="bold")
     header.append(f"  {p.title}\n")
-    header.append(f"time limit {p.time_limit_ms} ms · memory limit {p.memory_limit_mb} MB · "
+    header.append(f"time limit {time_limit_label(p)} · memory limit {p.memory_limit_mb} MB · "
                   f"checker {checker_label(p)} · {len(p.tests)} tests"
                   + (f" · rating {p.rating}" if p.rating else ""))
     console.print(Panel(header, expand=False))
