@@ -181,17 +181,17 @@ def test_bad_input_is_a_judge_error(call, message):
         call()
 
 
-def readme_library_example() -> str:
-    """The first Python block of the README's `judge.api` section."""
-    section = (ROOT / "README.md").read_text().split("## Embedding it: `judge.api`", 1)[1]
+def documented_library_example() -> str:
+    """The first Python block of the `judge.api` page (docs/api.md)."""
+    section = (ROOT / "docs" / "api.md").read_text()
     return section.split("```python\n", 1)[1].split("\n```\n", 1)[0]
 
 
 @pytest.mark.parametrize("fence", ["```python", "```", "(no code)"])
-def test_the_readme_library_example_gives_judge_eval_s_verdict(fence, tmp_path, audited_host,
+def test_the_documented_library_example_gives_judge_eval_s_verdict(fence, tmp_path, audited_host,
                                                                monkeypatch):
     monkeypatch.setattr(api, "_evaluate_slots", api._Handout(range(EVAL_SLOTS + 8, EVAL_SLOTS + 9)))
-    example = readme_library_example()
+    example = documented_library_example()
     text = (f"My answer:\n{fence}\n{(PACK / 'sol.py').read_text()}```\nDone."
             if fence != "(no code)" else "I cannot solve this.")
     namespace: dict = {}
