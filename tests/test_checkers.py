@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import scaled
 from judge import JudgeError
 from judge.checkers import CHECKERS, CheckResult, check, is_checker
 
@@ -406,7 +407,7 @@ def test_huge_token_nuls_binary_finish_quickly():
         start = time.perf_counter()
         r = run(name, token, sane_answer(name))
         assert r.verdict in ("WA", "PE"), (name, r)
-        assert time.perf_counter() - start < 2.0, name
+        assert time.perf_counter() - start < scaled(2000) / 1000, name
     nuls = b"\0" * 1000
     expect("ncmp", nuls, b"1", "PE",
            'wrong output format Expected integer, but "' + "~" * 30 + "..." + "~" * 31 + '" found (it contains \\0)')
@@ -450,7 +451,7 @@ def test_many_tokens_throughput():
     start = time.perf_counter()
     r = run("ncmp", nums, nums)
     assert r.message == "ok 1000000 numbers"
-    assert time.perf_counter() - start < 2.0
+    assert time.perf_counter() - start < scaled(2000) / 1000
 
 
 # ---------------------------------------------------------------- the judge-check binary and `judge check`
