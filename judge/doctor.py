@@ -9,6 +9,7 @@ import subprocess
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from judge.sandbox.environment import SANDBOX_PATH
 from judge.sandbox.slots import SLOT_COUNT, host_uid
 from judge.verdicts import Status
 
@@ -159,7 +160,7 @@ def _capabilities() -> Check:
 
 
 def _tool(name: str, command: list[str], without: str, package: str) -> Check:
-    path = shutil.which(command[0], path="/usr/local/bin:/usr/bin:/bin")
+    path = shutil.which(command[0], path=SANDBOX_PATH)
     if not path:
         return Check(name, False, f"not installed (Debian package {package}; make setup installs it)",
                      without)

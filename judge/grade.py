@@ -14,7 +14,7 @@ from judge import JudgeError
 from judge.checkers.interaction_verdict import interaction_verdict
 from judge.checkers.interactor import InteractorRunner
 from judge.compiler import Compiler, CompileResult
-from judge.harness import check_tests, is_functional, wrap_source
+from judge.harness import PYTHON_LANGUAGES, check_tests, is_functional, wrap_source
 from judge.languages import Language, get_language
 from judge.ownership import ThreadOwner
 from judge.problems.model import Problem, TestCase
@@ -282,7 +282,7 @@ class Grader:
             run = outcome.run
             verdict = outcome.verdict
             message = outcome.message
-            if verdict == Verdict.RE and lang.policy == "python":
+            if verdict == Verdict.RE and lang.name in PYTHON_LANGUAGES:
                 hint = missing_module_hint(rules.python_environment if env else "stdlib",
                                            outcome.stderr_tail)
                 message = f"{message}; {hint}" if hint and message else hint or message

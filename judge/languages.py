@@ -12,8 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from judge import JudgeError
-
-SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
+from judge.sandbox.environment import SANDBOX_PATH
 
 
 @dataclass(frozen=True)
@@ -37,6 +36,8 @@ class Language:
     header_flags: tuple[str, ...] = ()
     # The compiler is a Java program whose classes an archive made once can hold (javac).
     compiler_archive: bool = False
+    # No build step: the source itself runs through an interpreter (the "compile" only checks).
+    script: bool = False
 
     def file_name(self, source: str) -> str:
         return self.source_name.format(cls=self.entry_class(source))
@@ -113,11 +114,11 @@ LANGUAGES: dict[str, Language] = {
         Language("python", (".py",), "code.py",
                  ("python3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
                  ("python3", "code.py"), "python", compile_policy="python", time_factor=2.0,
-                 artifacts=("code.py",), version_command=("python3", "--version")),
+                 artifacts=("code.py",), version_command=("python3", "--version"), script=True),
         Language("pypy3", (), "code.py",
                  ("pypy3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
                  ("pypy3", "code.py"), "python", compile_policy="python", time_factor=2.0,
-                 artifacts=("code.py",), version_command=("pypy3", "--version")),
+                 artifacts=("code.py",), version_command=("pypy3", "--version"), script=True),
         Language("java", (".java",), "{cls}.java",
                  # javac's own JIT stops at C1: it runs briefly, and the classes it writes are
                  # the same.

@@ -34,7 +34,7 @@ from conftest import (
     supervisor_dirs,
 )
 from judge.sandbox import Limits, SandboxError
-from judge.sandbox.slot import DEFAULT_ENV
+from judge.sandbox.environment import DEFAULT_ENV
 
 pytestmark = pytest.mark.sandbox
 

@@ -16,6 +16,7 @@ from judge.grade import Grader, TestResult, run_limits
 from judge.languages import Language
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits, RunResult
+from judge.sandbox.environment import SANDBOX_PATH
 from judge.sandbox.slots import AUDIT
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -187,7 +188,7 @@ class ProbeRunner:
             data.seek(0)
             process = subprocess.Popen(
                 argv, cwd=compiled.artifacts, stdin=data, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, env={"PATH": "/usr/local/bin:/usr/bin:/bin",
+                stderr=subprocess.DEVNULL, env={"PATH": SANDBOX_PATH,
                                                 "HOME": "/tmp", "LANG": "C.UTF-8"},
                 preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
             deadline = time.monotonic() + timeout_s

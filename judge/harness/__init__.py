@@ -57,5 +57,5 @@ def harness_id(problem: Problem, language: str) -> str:
     return ""
 
 
-__all__ = ["wrap_source", "harness_id", "is_functional", "function_name", "check_tests",
+__all__ = ["PYTHON_LANGUAGES", "wrap_source", "harness_id", "is_functional", "function_name", "check_tests",
            "runs_lcb_stdin_harness", "lcb_stdin_program"]

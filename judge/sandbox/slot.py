@@ -17,6 +17,7 @@ from typing import BinaryIO
 from judge import JudgeError
 from judge.ownership import ThreadOwner
 from judge.sandbox import box_files, protocol
+from judge.sandbox.environment import DEFAULT_ENV
 from judge.sandbox.errors import SandboxError
 from judge.sandbox.policy import FORKING_POLICIES, policy_bpf, syscall_name
 from judge.sandbox.result import Limits, RunResult
@@ -31,8 +32,6 @@ FAILURE_NOTES = 6
 SUPERVISOR = Path(__file__).resolve().parent.parent / "_bin" / "judge-supervisor"
 # Another supervisor executable to start instead, e.g. a sanitizer build (`make sanitize`).
 SUPERVISOR_ENV = "JUDGE_SUPERVISOR"
-DEFAULT_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
-               "TMPDIR": "/tmp"}
 
 CGROUP_MODES = ("auto", "v1", "v2", "none")
 CGROUP_ENV = "JUDGE_CGROUP"   # the default cgroup mode of every Sandbox

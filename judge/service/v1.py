@@ -284,6 +284,6 @@ async def languages() -> list[LanguageInfo]:
         language = get_language(name)
         listed.append(LanguageInfo(name=name, available=language.available,
                                    time_factor=language.time_factor,
-                                   compiled=language.name not in ("python", "pypy3"),
+                                   compiled=not language.script,
                                    python_modules=python_modules(name)))
     return listed
