@@ -159,3 +159,26 @@ def test_a_deep_directory_chain_does_not_fail_the_next_request(one, depth):
     assert after.json()["status"] == "Success"
     assert "'d'" not in after.json()["run_result"]["stdout"]
     assert one.metric("judge_serve_slot_restarts_total") == restarts
+
+
+def test_a_grading_answer_carries_every_field_of_the_result(require_sandbox):
+    """/v1/grade's models forbid fields they do not declare, so a field the library's result
+    gains fails here instead of being dropped from the answer: a real result, an interactive
+    one's interactor figures included, goes through them whole."""
+    import pydantic
+
+    from judge.grade import Grader
+    from judge.problems.registry import resolve
+    from judge.service.v1 import grade_response
+    from judge.service.v1_models import GradeResponse
+    with Grader() as grader:
+        results = [grader.grade("print(int(input()) +)\n", "python", resolve("2020A")),
+                   grader.grade("import sys\nsys.exit(3)\n", "python", resolve("2020A")),
+                   grader.grade("while True: pass\n", "python",
+                                resolve("pack/guess-the-number"))]
+    for result in results:
+        figures = json.loads(json.dumps(result.to_dict()))
+        answer = grade_response(result, 1 << 20).model_dump()
+        assert answer == figures
+    with pytest.raises(pydantic.ValidationError):
+        GradeResponse.model_validate({**figures, "a_new_field": 1})
