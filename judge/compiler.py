@@ -289,10 +289,9 @@ class Compiler:
                                product, language.name, run.status)
                 shutil.rmtree(staging, ignore_errors=True)
                 return None
-            for name in files:
-                (build_dir / name).unlink()
-            for leftover in build_dir.glob("*.class"):
-                leftover.unlink()
+            for leftover in build_dir.iterdir():     # the inputs and by-products: not kept
+                if leftover.name != product.name:
+                    shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
             logger.info("built %s for %s into %s", product, language.name, root)
             compile_cache.publish(staging, root)
         self._pch[memo] = root

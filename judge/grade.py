@@ -204,16 +204,17 @@ class Grader:
             if run.status == Status.OK or keep_output:
                 os.lseek(output_fd, 0, os.SEEK_SET)
                 output = _read_all(output_fd)
-            stderr_tail = _tail(stderr_fd)
+            if run.status != Status.OK:
+                return _Outcome(Verdict(run.status), describe_end(run), run, output,
+                                stderr_tail=_tail(stderr_fd))
+            assert output is not None
+            outcome = self._check(checker, test, output, run, timings)
+            if outcome.verdict == Verdict.AC:
+                return outcome            # a passed test keeps no stderr: none is read
+            return dataclasses.replace(outcome, stderr_tail=_tail(stderr_fd))
         finally:
             os.close(output_fd)
             os.close(stderr_fd)
-        if run.status != Status.OK:
-            return _Outcome(Verdict(run.status), describe_end(run), run, output,
-                            stderr_tail=stderr_tail)
-        assert output is not None
-        outcome = self._check(checker, test, output, run, timings)
-        return dataclasses.replace(outcome, stderr_tail=stderr_tail)
 
     def _check(self, checker: str, test: TestCase, output: bytes, run: RunResult,
                timings: dict, interactor: RunResult | None = None) -> _Outcome:
@@ -291,8 +292,7 @@ class Grader:
                                            message, run=run,
                                            output=_kept(outcome.output, keep_output, kept_output_limit),
                                            interactor=outcome.interactor,
-                                           stderr_tail="" if verdict == Verdict.AC
-                                           else outcome.stderr_tail))
+                                           stderr_tail=outcome.stderr_tail))
             if verdict != Verdict.AC and result.verdict == Verdict.AC:
                 result.verdict = verdict
                 if not all_tests:

@@ -10,6 +10,7 @@ Everything else runs as written. ``wrap_source`` gives the program the sandbox r
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from judge.harness.functional import HARNESS_VERSION as FUNCTIONAL_VERSION
@@ -33,10 +34,14 @@ def runs_lcb_stdin_harness(problem: Problem, language: str) -> bool:
             and rules_for(problem).lcb_stdin_harness)
 
 
+@functools.cache
+def _lcb_stdin_driver() -> str:
+    return _LCB_STDIN_PROGRAM.read_text(encoding="utf-8")
+
+
 def lcb_stdin_program(code: str) -> str:
     """The harness program holding ``code`` for a LiveCodeBench stdin problem."""
-    return (_LCB_STDIN_PROGRAM.read_text(encoding="utf-8")
-            + f"\n\n_grade({code!r}, {PRELUDE!r})\n")
+    return _lcb_stdin_driver() + f"\n\n_grade({code!r}, {PRELUDE!r})\n"
 
 
 def wrap_source(code: str, problem: Problem, language: str) -> str:
