@@ -8,6 +8,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from judge import config
+
 
 def _writable(path: Path) -> bool:
     try:
@@ -33,9 +35,9 @@ def usable_cache_dir(configured: Path, what: str) -> Path:
 def judge_cache_dir(what: str) -> Path:
     """The judge's own cache of ``what`` (compile, audit): under JUDGE_CACHE_DIR, else
     $XDG_CACHE_HOME/judge or ~/.cache/judge."""
-    root = os.environ.get("JUDGE_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "judge")
-    return usable_cache_dir(Path(root) / what, what)
+    root = config.current().cache_dir
+    assert root is not None, "the environment's configuration names a cache directory"
+    return usable_cache_dir(root / what, what)
 
 
 def datasets_cache_dir() -> str:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import JudgeError, __version__, compile_cache
+from judge import __version__, compile_cache, config
 from judge.cache import judge_cache_dir
 from judge.languages import Language
 from judge.sandbox import Limits, RunResult, Sandbox, box_files
@@ -26,11 +26,6 @@ from judge.verdicts import Status
 
 logger = logging.getLogger(__name__)
 
-COMPILE_TIME_ENV = "JUDGE_COMPILE_TIME_LIMIT_MS"   # for slow (e.g. emulated) machines
-ARTIFACT_LIMIT_ENV = "JUDGE_ARTIFACT_LIMIT_MB"
-DEFAULT_ARTIFACT_LIMIT_MB = 64
-CACHE_CAP_ENV = "JUDGE_COMPILE_CACHE_MB"
-DEFAULT_CACHE_CAP_MB = 2048
 # bits/stdc++.h.gch takes about 120 MiB: the judge's own build, not a submission's.
 PCH_FILE_SIZE_MB = 256
 # How the C library words the kernel's stop of a write, in the C locale the compile runs in:
@@ -40,27 +35,13 @@ OUT_OF_ROOM_MESSAGES = ("File size limit exceeded", "File too large", "No space 
 
 
 def compile_limits(file_size_limit_mb: int) -> Limits:
-    """A compile's limits: 30 s of CPU (or $JUDGE_COMPILE_TIME_LIMIT_MS), twice that of wall."""
-    text = os.environ.get(COMPILE_TIME_ENV) or "30000"
-    try:
-        cpu_ms = int(text)
-    except ValueError:
-        raise JudgeError(f"{COMPILE_TIME_ENV}={text!r} is not a number of milliseconds") from None
+    """A compile's limits: the configured CPU time (30 s, or $JUDGE_COMPILE_TIME_LIMIT_MS on a
+    slow machine), twice that of wall."""
+    cpu_ms = config.current().compile_time_limit_ms
     return Limits(time_limit_ms=cpu_ms, wall_time_limit_ms=2 * cpu_ms, memory_limit_mb=2048,
                   output_limit_mb=1, processes=64, file_size_limit_mb=file_size_limit_mb,
                   stderr_limit_mb=1)
 
-
-def mib_from_env(name: str, default: int) -> int:
-    """A size setting: $name as a positive number of MiB, else `default`."""
-    text = os.environ.get(name) or str(default)
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise JudgeError(f"{name}={text!r} is not a positive number of MiB")
-    return value
 
 LOG_LIMIT = 64 * 1024
 PCH_INSIDE = "/judge/pch"  # where the precompiled headers are seen in the compile sandbox
@@ -197,8 +178,9 @@ class Compiler:
         self.cache = cache or cache_root()
         self.slot = slot
         self.cpu = cpu
-        self.artifact_limit_mb = mib_from_env(ARTIFACT_LIMIT_ENV, DEFAULT_ARTIFACT_LIMIT_MB)
-        self.cache_cap_mb = mib_from_env(CACHE_CAP_ENV, DEFAULT_CACHE_CAP_MB)
+        settings = config.current()
+        self.artifact_limit_mb = settings.artifact_limit_mb
+        self.cache_cap_mb = settings.compile_cache_mb
         self._sandboxes: dict[tuple, Sandbox] = {}
         self._pch: dict[tuple[str, str], Path | None] = {}
 
@@ -228,7 +210,7 @@ class Compiler:
         Most model-written C++ includes it; with the .gch found first on the include path a
         compile takes a fraction of the time and produces the same code. g++ checks that the
         flags match and silently falls back to the real header when they do not."""
-        if language.precompiled_header is None or os.environ.get("JUDGE_NO_PCH"):
+        if language.precompiled_header is None or not config.current().precompiled_headers:
             return None
         flags = language.header_flags
         relative = Path(language.precompiled_header)
@@ -245,7 +227,7 @@ class Compiler:
         compiling a typical submission once with exactly the language's compile command: every
         later javac maps the classes instead of loading them, about half its start-up. javac
         writes the same class files either way."""
-        if not language.compiler_archive or os.environ.get("JUDGE_NO_PCH"):
+        if not language.compiler_archive or not config.current().precompiled_headers:
             return None
         source = JAVAC_WARM_UP
         command = language.compile_argv(source)

@@ -3,7 +3,6 @@ profile. The C++, Python and Java commands are the CF-Div2-Stepfun benchmark's p
 from __future__ import annotations
 
 import functools
-import os
 import re
 import shutil
 import subprocess
@@ -11,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from judge import JudgeError
+from judge import JudgeError, config
 from judge.sandbox.environment import SANDBOX_PATH
 
 
@@ -140,26 +139,18 @@ def _canonical(name: str) -> str:
 
 
 @functools.lru_cache(maxsize=16)
-def _parse_time_factors(spec: str) -> tuple[tuple[str, float], ...]:
-    factors = []
-    for item in filter(None, (s.strip() for s in spec.split(","))):
-        name, _, value = item.partition("=")
-        try:
-            factor = float(value)
-        except ValueError:
-            raise JudgeError(f"JUDGE_TIME_FACTORS: bad entry {item!r} (expected lang=number)") from None
-        if _canonical(name) not in LANGUAGES:
-            raise JudgeError(f"JUDGE_TIME_FACTORS: unknown language {name!r}")
-        if not factor > 0:
-            raise JudgeError(f"JUDGE_TIME_FACTORS: the time factor of {name} must be positive")
-        factors.append((_canonical(name), factor))
-    return tuple(factors)
+def _by_language(overrides: tuple[tuple[str, float], ...]) -> dict[str, float]:
+    unknown = [name for name, _ in overrides if _canonical(name) not in LANGUAGES]
+    if unknown:
+        raise JudgeError(f"JUDGE_TIME_FACTORS: unknown language {unknown[0]!r}")
+    return {_canonical(name): factor for name, factor in overrides}
 
 
-def time_factors_from_env() -> dict[str, float]:
-    """The per-language multipliers JUDGE_TIME_FACTORS="python=3,java=2.5" overrides; raises a
-    JudgeError for a bad entry (commands call it first to fail before doing anything)."""
-    return dict(_parse_time_factors(os.environ.get("JUDGE_TIME_FACTORS", "")))
+def time_factor_overrides() -> dict[str, float]:
+    """The per-language multipliers the configuration overrides (JUDGE_TIME_FACTORS=
+    "python=3,java=2.5"); raises a JudgeError for a bad entry (commands call it first to fail
+    before doing anything)."""
+    return _by_language(config.current().time_factors)
 
 
 def get_language(name: str) -> Language:
@@ -167,7 +158,7 @@ def get_language(name: str) -> Language:
     key = _canonical(name)
     if key not in LANGUAGES:
         raise JudgeError(f"unknown language {name!r} (known: {', '.join(LANGUAGES)})")
-    factor = time_factors_from_env().get(key)
+    factor = time_factor_overrides().get(key)
     return LANGUAGES[key] if factor is None else replace(LANGUAGES[key], time_factor=factor)
 
 

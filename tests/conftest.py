@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import functools
 import itertools
 import os
@@ -38,7 +39,12 @@ from pathlib import Path
 import pytest
 import slot_blocks
 
+from judge import config
 from judge.sandbox import slots
+
+# The judge's configuration, resolved from the suite's environment before any test changes it;
+# a test changes fields of it through `configure`, never through the environment.
+config.current()
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 # The embedded pack's sources (generators, references, wrong solutions): not shipped.
@@ -568,6 +574,14 @@ def make_sandbox(box, require_sandbox):
         yield factory
     finally:
         factory.close_all()
+
+
+@pytest.fixture
+def configure(monkeypatch):
+    """Changes fields of the judge's configuration (judge/config.py) for one test."""
+    def apply(**changes) -> None:
+        monkeypatch.setattr(config, "_current", dataclasses.replace(config.current(), **changes))
+    return apply
 
 
 @pytest.fixture

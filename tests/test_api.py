@@ -105,7 +105,7 @@ def test_an_evaluator_embeds_the_api(tmp_path, audited_host):
     assert "Traceback" not in done.stderr
 
 
-def test_an_incomplete_evaluation_says_so(tmp_path, audited_host, monkeypatch):
+def test_an_incomplete_evaluation_says_so(tmp_path, audited_host, monkeypatch, configure):
     """Samples the judge could not grade are left out of the metrics, as `judge eval` leaves them
     out and exits 3: here an unknown problem, and samples whose run slot cannot start (a
     supervisor that dies at once, so every run is the judge's failure, SE). The result says
@@ -116,7 +116,7 @@ def test_an_incomplete_evaluation_says_so(tmp_path, audited_host, monkeypatch):
     failing.write_text(f'#!/bin/sh\ncase " $* " in *" --box "*) exit 1;; esac\n'
                        f'exec "{SUPERVISOR}" "$@"\n')
     failing.chmod(0o755)
-    monkeypatch.setenv("JUDGE_SUPERVISOR", str(failing))     # run sandboxes only: --box DIR
+    configure(supervisor=failing)     # run sandboxes only: --box DIR
     right = (PACK / "sol.py").read_text()
     rows = [{"problem_id": "2020A", "language": "python", "code": right},
             {"problem_id": "2020A", "completion": "I cannot solve this."},
@@ -129,7 +129,7 @@ def test_an_incomplete_evaluation_says_so(tmp_path, audited_host, monkeypatch):
         "row 1 (codeforces/2020A)", "row 3 (pack/no-such-problem)"]
     assert "SE" in result.incomplete[0] and "SKIPPED" in result.incomplete[1]
     assert result.summary["problems"]["codeforces/2020A"]["n"] == 1     # the NO_CODE row
-    monkeypatch.delenv("JUDGE_SUPERVISOR")
+    configure(supervisor=None)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert api.evaluate(rows[:2], jobs=1).complete is True

@@ -24,11 +24,11 @@ PYTHON = get_language("python")
 
 
 @pytest.fixture
-def make_compiler(require_sandbox, tmp_path, monkeypatch):
+def make_compiler(require_sandbox, tmp_path, configure):
     opened = []
 
     def make(cap_mb: int) -> Compiler:
-        monkeypatch.setenv("JUDGE_COMPILE_CACHE_MB", str(cap_mb))
+        configure(compile_cache_mb=cap_mb)
         opened.append(Compiler(slot=next_slot(), cache=tmp_path / "compile"))
         return opened[-1]
 

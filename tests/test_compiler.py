@@ -18,9 +18,9 @@ NOTE = f"the judge accepts a compiled program of at most {LIMIT_MB} MiB"
 
 
 @pytest.fixture
-def compiler(require_sandbox, tmp_path, monkeypatch):
-    monkeypatch.setenv("JUDGE_ARTIFACT_LIMIT_MB", str(LIMIT_MB))
-    monkeypatch.setenv("JUDGE_NO_PCH", "1")   # the header's build is not what is tested
+def compiler(require_sandbox, tmp_path, configure):
+    configure(artifact_limit_mb=LIMIT_MB,
+              precompiled_headers=False)   # the header's build is not what is tested
     with Compiler(slot=next_slot(), cache=tmp_path / "compile") as built:
         yield built
 

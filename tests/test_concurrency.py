@@ -183,13 +183,14 @@ def test_a_slot_whose_thread_ends_unclosed_removes_its_cgroup_directories(box, r
 # -- the compile cache -----------------------------------------------------------------------
 
 @pytest.mark.slow
-def test_staging_never_writes_into_the_compile_cache(require_sandbox, monkeypatch, tmp_path):
+def test_staging_never_writes_into_the_compile_cache(require_sandbox, monkeypatch, tmp_path,
+                                                     configure):
     """Staging hard-links a build from the cache into the run box. A second stager racing into
     the same box (what a Grader shared by two threads did) found the name taken, and the copy
     it fell back to wrote through that name into another build's cache entry, which every
     later grading of that program, in any process, then ran. (A cache of its own: failing, the
     test would do just that.)"""
-    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+    configure(cache_dir=tmp_path / "cache")
     with Grader(slot=next_slot()) as grader:
         first = grader.compiler.compile(submission("min-gap", "sol.cpp"), get_language("cpp"))
         second = grader.compiler.compile(submission("min-gap", "wa.cpp"), get_language("cpp"))

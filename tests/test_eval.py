@@ -535,7 +535,7 @@ def test_ungradable_code_counts_as_a_failed_sample(tmp_path, audited_host):
 
 
 def test_a_host_that_failed_its_audit_is_refused_unless_allowed(tmp_path, audited_host,
-                                                                 monkeypatch):
+                                                                 configure):
     """The host's audit record decides whether its numbers are trusted: a FAIL there makes eval
     refuse before judging (exit 2, one line naming the failure); --allow-unaudited evaluates and
     marks summary, terminal and report UNAUDITED; with no record at all it never audits."""
@@ -543,7 +543,7 @@ def test_a_host_that_failed_its_audit_is_refused_unless_allowed(tmp_path, audite
     from judge.audit.runner import broken_switches
     from judge.evaluate.provenance import sandbox_mode
     cache = tmp_path / "cache"
-    monkeypatch.setenv("JUDGE_CACHE_DIR", str(cache))
+    configure(cache_dir=cache)
     mode = sandbox_mode(int(SLOT_BASE))
     key = record.host_key(mode.cgroup, mode.uid_mode, languages_here(), broken_switches())
     failure = "cpp touch 1.1x ML: OK at 1100 MB"

@@ -44,6 +44,7 @@ os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")    # before ray starts any
 os.environ.setdefault("RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S", "180")
 ray = pytest.importorskip("ray", reason="judge[ray] is not installed (make setup installs it)")
 
+from judge import config  # noqa: E402
 from judge.evaluate.ray_pool import CLIENT_INIT_ATTEMPTS, RayCluster  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -372,7 +373,7 @@ def test_a_node_removed_mid_run_loses_nothing(cluster, gens_200, local_200, tmp_
     assert_no_worker_left()
 
 
-def test_nodes_that_cannot_judge_are_refused(cluster, tmp_path, monkeypatch):
+def test_nodes_that_cannot_judge_are_refused(cluster, tmp_path, configure):
     """A node whose sandbox cannot start and one whose audit record FAILed get no sample; the
     report names both, and the others grade everything."""
     from judge.audit import languages_here, record
@@ -380,12 +381,12 @@ def test_nodes_that_cannot_judge_are_refused(cluster, tmp_path, monkeypatch):
     from judge.evaluate.provenance import sandbox_mode
     failed_cache = tmp_path / "failed-cache"
     mode = sandbox_mode(LOCAL_SLOT)
-    monkeypatch.setenv("JUDGE_CACHE_DIR", str(failed_cache))
+    configure(cache_dir=failed_cache)
     key = record.host_key(mode.cgroup, mode.uid_mode, languages_here(), broken_switches())
     failure = "cpp touch 1.1x ML: OK at 1100 MB"
     record.store(key, record.AuditOutcome(record.AuditStatus.FAIL, True, "2026-12-04T00:00:00",
                                           40.0, languages_here(), 50, [failure]))
-    monkeypatch.delenv("JUDGE_CACHE_DIR")
+    configure(cache_dir=config.Config.from_environ().cache_dir)
     no_sandbox = cluster.add_node(**NODE, env_vars={"JUDGE_SUPERVISOR": "/bin/false"})
     unaudited = cluster.add_node(**NODE, env_vars={"JUDGE_CACHE_DIR": str(failed_cache)})
     cluster.wait_for_nodes()

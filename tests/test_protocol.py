@@ -181,19 +181,19 @@ def fake_supervisor(tmp_path: Path, message: str) -> Path:
     ("ready\nprotocol=999\ncgroup=none\nuid=separate\npriority=normal\ncgroup_reason=x\n", "999"),
     ("ready cgroup=none uid=separate priority=normal\ncgroup_reason=x\n", "(none: an older build)"),
 ])
-def test_a_supervisor_of_another_protocol_version_is_refused(tmp_path, monkeypatch, message,
+def test_a_supervisor_of_another_protocol_version_is_refused(tmp_path, configure, message,
                                                               theirs):
-    monkeypatch.setenv(slot.SUPERVISOR_ENV, str(fake_supervisor(tmp_path, message)))
+    configure(supervisor=fake_supervisor(tmp_path, message))
     ours = protocol.definitions().version
     with pytest.raises(SandboxError, match=re.escape(
             f"the supervisor speaks protocol {theirs}, this judge speaks protocol {ours}")):
         slot.Sandbox().start()
 
 
-def test_a_ready_message_missing_a_field_is_refused(tmp_path, monkeypatch):
+def test_a_ready_message_missing_a_field_is_refused(tmp_path, configure):
     ours = protocol.definitions().version
     message = f"ready\nprotocol={ours}\ncgroup=none\nuid=separate\ncgroup_reason=\n"
-    monkeypatch.setenv(slot.SUPERVISOR_ENV, str(fake_supervisor(tmp_path, message)))
+    configure(supervisor=fake_supervisor(tmp_path, message))
     with pytest.raises(SandboxError, match="malformed ready message: missing priority"):
         slot.Sandbox().start()
 

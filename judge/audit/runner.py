@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import JudgeError
+from judge import JudgeError, config
 from judge.grade import Grader, TestResult, run_limits
 from judge.languages import Language
 from judge.problems.model import Problem, TestCase
@@ -26,14 +26,13 @@ ECHO, ROUND_TRIP_INTERACTOR = "echo.cpp", "round_trip_interactor.cpp"
 # A slot of its own (judge/sandbox/slots.py): the audit's host-side checks look for processes
 # of this slot's uid.
 AUDIT_SLOT = AUDIT.first
-BREAK_ENV = "JUDGE_AUDIT_BREAK"
 OUTPUT_CAPTURE = 64 * 1024
 
 
 def broken_switches() -> set[str]:
     """Test-only: JUDGE_AUDIT_BREAK=memory makes the audit's runs use a memory limit 4x the one
     the probes are judged against, so that the audit must catch it and fail."""
-    return {s.strip() for s in os.environ.get(BREAK_ENV, "").split(",") if s.strip()}
+    return set(config.current().audit_break)
 
 
 def probe_source(language: str) -> str:

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
 
 import typer
 
-from judge import JudgeError
+from judge import JudgeError, config
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="A sandboxed judge for competitive-programming code.")
@@ -23,6 +24,14 @@ def options(verbose: bool = typer.Option(
         logger = logging.getLogger("judge")
         logger.addHandler(handler)
         logger.setLevel(logging.DEBUG)
+    from judge.languages import time_factor_overrides
+    time_factor_overrides()   # a bad JUDGE_* variable stops every command before it starts
+
+
+def testlib_dir(option: Path | None) -> str | None:
+    """--testlib, else JUDGE_TESTLIB, else None (the judge's own header)."""
+    chosen = option or config.current().testlib
+    return str(chosen) if chosen else None
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

@@ -24,9 +24,7 @@ def audit_command(
     from judge.audit import GROUPS, parse_groups, parse_languages, run_audit
     from judge.audit.record import record_outcome
     from judge.audit.report import render
-    from judge.languages import time_factors_from_env
     try:
-        time_factors_from_env()
         languages, explicit = parse_languages(lang)
         groups = parse_groups(only)
     except JudgeError as exc:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from judge.cli import app, fail
+from judge.cli import app, fail, testlib_dir
 from judge.cli.console import stderr_console, stdout_console
 from judge.evaluate.progress import DEFAULT_INTERVAL_S
 from judge.problems.source import DATASET_HELP
@@ -87,9 +87,9 @@ def eval_command(
     ratings: Path | None = typer.Option(
         None, "--ratings", help="JSON {problem_id: rating} for the maximum-likelihood rating "
         "(default: the problems' own ratings when the dataset has them)."),
-    testlib: Path | None = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
+    testlib: Path | None = typer.Option(None, "--testlib",
                                            help="A testlib checkout to build custom checkers against "
-                                                "(default: the judge's own testlib.h)."),
+                                                "(default: $JUDGE_TESTLIB, else the judge's own testlib.h)."),
     lang: str | None = typer.Option(None, "--lang", help="Language of rows whose code "
                                        "block has no language tag (cpp, python, java, ...)."),
     skip_ungradable: bool = typer.Option(False, "--skip-ungradable",
@@ -130,7 +130,7 @@ def eval_command(
             raise fail(f"--lang: {exc}") from None
     cfg = EvalConfig(generations=generations, dataset=dataset, jobs=jobs, out=out,
                      standings=standings, ratings=ratings,
-                     testlib=str(testlib) if testlib else None, language=lang,
+                     testlib=testlib_dir(testlib), language=lang,
                      skip_ungradable=skip_ungradable, allow_unaudited=allow_unaudited,
                      slot_base=slot_base, ray=ray,
                      progress=not no_progress, progress_interval_s=progress_interval,

@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from judge.cli import app, fail
+from judge.cli import app, fail, testlib_dir
 from judge.cli.console import stdout_console, terminal_safe
 from judge.cli.problems_cmd import DATASET_HELP
 from judge.problems.rules import TimeRule
@@ -51,14 +51,14 @@ def run_command(
     lang: str = typer.Option("auto", "--lang", help="auto, cpp, c, python, pypy3 or java."),
     dataset: str | None = typer.Option(None, "--dataset", "-d", help=DATASET_HELP),
     all_tests: bool = typer.Option(False, "--all-tests", help="Run every test, not only up to the first failure."),
-    testlib: Path | None = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
+    testlib: Path | None = typer.Option(None, "--testlib",
                                            help="A testlib checkout to build custom checkers against "
-                                                "(default: the judge's own testlib.h)."),
+                                                "(default: $JUDGE_TESTLIB, else the judge's own testlib.h)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Compile FILE, run every test of the problem in the sandbox, check and print the verdict."""
     from judge.grade import Grader
-    from judge.languages import get_language, language_for_file, time_factors_from_env
+    from judge.languages import get_language, language_for_file
     from judge.problems.source import open_source
     if not file.is_file():
         raise fail(f"no such file: {file}")
@@ -66,10 +66,9 @@ def run_command(
         source = file.read_text()
     except (OSError, UnicodeDecodeError) as exc:
         raise fail(f"cannot read {file}: {exc}") from None
-    time_factors_from_env()
     language = language_for_file(file) if lang == "auto" else get_language(lang)
     task = open_source(dataset).get(problem)
-    with Grader(testlib=str(testlib) if testlib else None) as grader:
+    with Grader(testlib=testlib_dir(testlib)) as grader:
         result = grader.grade(source, language, task, all_tests=all_tests)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import typer
 
-from judge.cli import app, fail
+from judge import config
+from judge.cli import app, fail, testlib_dir
 from judge.cli.problems_cmd import DATASET_HELP
 
 
@@ -13,7 +14,8 @@ from judge.cli.problems_cmd import DATASET_HELP
 def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every "
                              "interface; then use --token-file)."),
-    port: int = typer.Option(8080, "--port", help="TCP port."),
+    port: int | None = typer.Option(None, "--port", help="TCP port (default $JUDGE_SERVE_PORT, "
+                                    "else 8080)."),
     slots: int | None = typer.Option(None, "--slots", help="Warm sandbox slots, one job each at a "
                                      "time (default: one per usable core)."),
     token_file: Path | None = typer.Option(None, "--token-file", help="Bearer tokens, one a line: "
@@ -32,20 +34,20 @@ def serve_command(
     max_answers_mb: int | None = typer.Option(None, "--max-answers-mb", help="Answers held for "
                                               "their clients at once, all together, before 503 "
                                               "(default 256)."),
-    testlib: Path | None = typer.Option(None, "--testlib", envvar="JUDGE_TESTLIB",
-                                        help="A testlib checkout for custom checkers."),
+    testlib: Path | None = typer.Option(None, "--testlib",
+                                        help="A testlib checkout for custom checkers (default: "
+                                        "$JUDGE_TESTLIB, else the judge's own testlib.h)."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn's: warning, info, debug."),
 ) -> None:
     """Serve the judge over HTTP: SandboxFusion's /run_code and /submit, the native /v1 API,
     /healthz, /readyz and /metrics."""
     from pydantic import ValidationError
 
-    from judge.languages import time_factors_from_env
     from judge.service.server import serve
     from judge.service.settings import MiB, Settings, read_tokens
-    time_factors_from_env()
-    options: dict[str, object] = {"host": host, "port": port, "dataset": dataset,
-                                  "testlib": str(testlib) if testlib else None}
+    options: dict[str, object] = {
+        "host": host, "port": port if port is not None else config.current().serve_port,
+        "dataset": dataset, "testlib": testlib_dir(testlib)}
     for name, value in (("slots", slots), ("slot_base", slot_base), ("queue_size", queue_size)):
         if value is not None:
             options[name] = value

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from judge import JudgeError, __version__
+from judge import JudgeError, __version__, config
 from judge.sandbox.slots import RAY_WORKERS, cpu_of
 
 if TYPE_CHECKING:
@@ -59,13 +59,6 @@ READY_GRACE_S = 20.0         # once one worker is ready, the others join the pha
 REPLACE_AFTER_S = 3.0        # a removed node is marked dead within this; then no replacement
 PROBLEM_CACHE = 32           # problems a worker keeps deserialized
 CLIENT_INIT_ATTEMPTS = 3     # connections to a cluster whose server failed to start our session
-
-
-def _time_factors_env() -> str:
-    """JUDGE_TIME_FACTORS as the driver has it: the limits in the judgment keys are the
-    driver's, so every worker must grade with the same factors."""
-    from judge.languages import LANGUAGES, get_language
-    return ",".join(f"{name}={get_language(name).time_factor:g}" for name in LANGUAGES)
 
 
 def _first_line(text: str, limit: int = 300) -> str:
@@ -150,7 +143,7 @@ class JudgeWorker:
             if spec["version"] != __version__:
                 raise JudgeError(f"this node runs judge {__version__}, the driver judge "
                                  f"{spec['version']}: install the same judge on every node")
-            os.environ["JUDGE_TIME_FACTORS"] = spec["time_factors"]
+            config.install(spec["config"].on_node())
             cpus = usable_cpus()
             if spec["cpu_index"] is None:
                 cpu = idlest_cpu(cpus, 0.3)
@@ -396,7 +389,7 @@ class RayCluster:
             raise JudgeError(f"no sandbox slot numbers left for Ray workers (slots "
                              f"{self.slots.start}-{self.slots.stop - 1} are all taken)")
         spec = {"slot": slot, "cpu_index": cpu_index, "version": __version__,
-                "time_factors": _time_factors_env(), "languages": self.languages,
+                "config": config.current(), "languages": self.languages,
                 "allow_unaudited": self.cfg.allow_unaudited,
                 "testlib": os.path.abspath(self.cfg.testlib) if self.cfg.testlib else None}
         options: dict[str, Any] = {

@@ -527,9 +527,9 @@ def _raise_interrupt(signum, frame):
 def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> EvalResult:
     """Runs an evaluation (see the module docstring). Bad input raises JudgeError before any
     judging starts; an interrupt raises EvalInterrupted after saving what was done."""
-    from judge.languages import time_factors_from_env
+    from judge.languages import time_factor_overrides
     wall_started = time.monotonic()
-    time_factors_from_env()
+    time_factor_overrides()
     cpus = usable_cpus()
     jobs = cfg.jobs if cfg.jobs is not None else EVALUATION.default_count(len(cpus))
     if jobs < 1:

@@ -14,7 +14,8 @@ import threading
 from pathlib import Path
 from typing import BinaryIO
 
-from judge import JudgeError
+from judge import JudgeError, config
+from judge.config import CGROUP_MODES
 from judge.ownership import ThreadOwner
 from judge.sandbox import box_files, protocol
 from judge.sandbox.environment import DEFAULT_ENV
@@ -30,11 +31,6 @@ logger = logging.getLogger(__name__)
 FAILURE_NOTES = 6
 
 SUPERVISOR = Path(__file__).resolve().parent.parent / "_bin" / "judge-supervisor"
-# Another supervisor executable to start instead, e.g. a sanitizer build (`make sanitize`).
-SUPERVISOR_ENV = "JUDGE_SUPERVISOR"
-
-CGROUP_MODES = ("auto", "v1", "v2", "none")
-CGROUP_ENV = "JUDGE_CGROUP"   # the default cgroup mode of every Sandbox
 
 Stdin = None | bytes | str | os.PathLike | int
 Sink = None | str | os.PathLike | int | BinaryIO
@@ -104,10 +100,10 @@ class Sandbox:
             if not box.is_dir():
                 raise SandboxError(f"box directory does not exist: {box}")
         if cgroup is None:
-            cgroup = os.environ.get(CGROUP_ENV) or "auto"
+            cgroup = config.current().cgroup
         if cgroup not in CGROUP_MODES:
             raise SandboxError(f"unknown cgroup mode {cgroup!r} ({', '.join(CGROUP_MODES)}; "
-                               f"the default comes from {CGROUP_ENV})")
+                               "the default comes from JUDGE_CGROUP)")
         policy_bpf(policy)  # validates the name early
         self.box = box
         self.policy = policy
@@ -137,11 +133,11 @@ class Sandbox:
         self._owner.check()
         if self._process is not None:
             return self
-        supervisor = Path(os.environ.get(SUPERVISOR_ENV) or SUPERVISOR)
+        supervisor = config.current().supervisor or SUPERVISOR
         if not supervisor.exists():
             raise SandboxError(f"the supervisor is not built ({supervisor}); run `make setup`"
                                if supervisor == SUPERVISOR else
-                               f"{SUPERVISOR_ENV}={supervisor} names no file")
+                               f"JUDGE_SUPERVISOR={supervisor} names no file")
         protocol.definitions()   # the native module is built, before anything is started
         _become_subreaper()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)

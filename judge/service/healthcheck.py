@@ -1,16 +1,17 @@
 """The container's health check: `python -m judge.service.healthcheck [URL]` exits 0 when the
 server's /readyz says ready (URL default http://127.0.0.1:$JUDGE_SERVE_PORT, port 8080), 1
-otherwise. Standard library only, so the image needs no curl."""
+otherwise. Standard library and judge.config only, so the image needs no curl."""
 from __future__ import annotations
 
-import os
 import sys
 import urllib.error
 import urllib.request
 
+from judge import config
+
 
 def main(argv: list[str]) -> int:
-    url = argv[1] if len(argv) > 1 else f"http://127.0.0.1:{os.environ.get('JUDGE_SERVE_PORT', '8080')}"
+    url = argv[1] if len(argv) > 1 else f"http://127.0.0.1:{config.current().serve_port}"
     try:
         with urllib.request.urlopen(url.rstrip("/") + "/readyz", timeout=5) as response:
             ready = response.status == 200
