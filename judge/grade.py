@@ -25,7 +25,6 @@ from judge.sandbox.slots import COMMAND, cpu_of, interactor_slot
 from judge.sandbox.verdict import describe_end
 from judge.verdicts import JUDGE_FAILURES, Status, Verdict
 
-OUTPUT_LIMIT_MB = 64
 STDERR_TAIL_BYTES = 2048
 
 
@@ -109,9 +108,9 @@ def run_limits(problem: Problem, language: Language) -> Limits:
     if rules_for(problem).time_rule is TimeRule.WALL:
         return Limits(time_limit_ms=problem.time_limit_ms,
                       wall_time_limit_ms=problem.time_limit_ms,
-                      memory_limit_mb=problem.memory_limit_mb, output_limit_mb=OUTPUT_LIMIT_MB)
+                      memory_limit_mb=problem.memory_limit_mb)
     return Limits(time_limit_ms=max(1, round(problem.time_limit_ms * language.time_factor)),
-                  memory_limit_mb=problem.memory_limit_mb, output_limit_mb=OUTPUT_LIMIT_MB)
+                  memory_limit_mb=problem.memory_limit_mb)
 
 
 class Grader:

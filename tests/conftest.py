@@ -40,6 +40,7 @@ import pytest
 import slot_blocks
 
 from judge import config
+from judge.languages import LANGUAGES
 from judge.sandbox import slots
 
 # The judge's configuration, resolved from the suite's environment before any test changes it;
@@ -125,7 +126,7 @@ def scaled_problem(problem_id: str):
 
 # The languages' default time factors; with JUDGE_TEST_TIME_SCALE the judge's CLI in the tests
 # runs with them stretched by it (JUDGE_TIME_FACTORS): the verdicts stay the same.
-TIME_FACTORS = {"cpp": 1.0, "c": 1.0, "python": 2.0, "pypy3": 2.0, "java": 2.0}
+TIME_FACTORS = {name: language.time_factor for name, language in LANGUAGES.items()}
 
 
 def scaled_time_factors_env() -> dict[str, str]:

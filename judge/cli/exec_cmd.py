@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -15,11 +16,15 @@ from judge.verdicts import Status
 @app.command("exec", context_settings={"allow_interspersed_args": False})
 def exec_command(
     command: list[str] | None = typer.Argument(None, help="The command and its arguments."),
-    time_limit: int = typer.Option(1000, "--time-limit", help="CPU time limit, ms."),
+    time_limit: int | None = typer.Option(None, "--time-limit",
+                                          help="CPU time limit, ms (default: Limits', 1000)."),
     wall_limit: int | None = typer.Option(None, "--wall-limit", help="Wall time limit, ms."),
-    memory_limit: int = typer.Option(256, "--memory-limit", help="Memory limit, MB."),
-    output_limit: float = typer.Option(64, "--output-limit", help="Output limit, MB."),
-    processes: int = typer.Option(64, "--processes", help="Processes and threads at once."),
+    memory_limit: int | None = typer.Option(None, "--memory-limit",
+                                            help="Memory limit, MB (default: Limits', 256)."),
+    output_limit: float | None = typer.Option(None, "--output-limit",
+                                              help="Output limit, MB (default: Limits', 64)."),
+    processes: int | None = typer.Option(None, "--processes", help="Processes and threads at "
+                                         "once (default: Limits', 64)."),
     policy: str = typer.Option("native", "--policy", help="seccomp policy: native, python, java."),
     box: Path = typer.Option(Path("."), "--box", help="Directory mounted read-only at /box."),
     stdin: Path | None = typer.Option(None, "--stdin", help="File given as standard input."),
@@ -45,9 +50,11 @@ def exec_command(
     if stdin is not None and not stdin.is_file():
         raise fail(f"--stdin {stdin} is not a file")
     try:
-        limits = Limits(time_limit_ms=time_limit, wall_time_limit_ms=wall_limit,
-                        memory_limit_mb=memory_limit, output_limit_mb=output_limit,
-                        processes=processes)
+        given: dict[str, Any] = {
+            "time_limit_ms": time_limit, "wall_time_limit_ms": wall_limit,
+            "memory_limit_mb": memory_limit, "output_limit_mb": output_limit,
+            "processes": processes}
+        limits = Limits(**{name: value for name, value in given.items() if value is not None})
     except JudgeError as exc:
         raise fail(str(exc)) from None
     sys.stdout.flush()
