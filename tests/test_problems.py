@@ -423,10 +423,8 @@ def test_two_sum_checker_verdicts_on_hostile_output(tmp_path):
 def _cli(*args):
     from typer.testing import CliRunner
 
-    from judge.cli import (
-        app,
-        problems_cmd,  # noqa: F401  (registers the commands)
-    )
+    from judge.cli import problems_cmd  # noqa: F401  (registers the commands)
+    from judge.cli.app import app
 
     return CliRunner().invoke(app, list(args))
 

@@ -6,7 +6,7 @@ import json
 import typer
 
 from judge import JudgeError
-from judge.cli import app, fail
+from judge.cli.app import app, fail
 from judge.cli.console import stderr_console, stdout_console
 
 

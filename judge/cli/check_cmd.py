@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from judge.cli import app, fail
+from judge.cli.app import app, fail
 
 
 @app.command("check")

@@ -6,7 +6,7 @@ import json
 import typer
 from rich.table import Table
 
-from judge.cli import app
+from judge.cli.app import app
 from judge.cli.console import stderr_console, stdout_console
 
 

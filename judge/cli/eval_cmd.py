@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from judge.cli import app, fail, testlib_dir
+from judge.cli.app import app, fail, testlib_dir
 from judge.cli.console import stderr_console, stdout_console
 from judge.evaluate.progress import DEFAULT_INTERVAL_S
 from judge.problems.source import DATASET_HELP

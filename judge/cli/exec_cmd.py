@@ -9,7 +9,7 @@ from typing import Any
 import typer
 
 from judge import JudgeError
-from judge.cli import app, fail
+from judge.cli.app import app, fail
 from judge.verdicts import Status
 
 

@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from judge.cli import app, fail, testlib_dir
+from judge.cli.app import app, fail, testlib_dir
 from judge.cli.console import stdout_console, terminal_safe
 from judge.cli.problems_cmd import DATASET_HELP
 from judge.problems.rules import TimeRule

@@ -6,7 +6,7 @@ from pathlib import Path
 import typer
 
 from judge import config
-from judge.cli import app, fail, testlib_dir
+from judge.cli.app import app, fail, testlib_dir
 from judge.cli.problems_cmd import DATASET_HELP
 
 
