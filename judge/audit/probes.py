@@ -23,6 +23,7 @@ from judge.audit.runner import ProbeRun, ProbeRunner
 from judge.checkers.interactor import submission_limits
 from judge.cpus import usable_cpus
 from judge.languages import Language
+from judge.sandbox import Limits
 from judge.verdicts import KilledBy, Status
 
 # The problem every probe is graded as (before the language's time factor).
@@ -292,58 +293,80 @@ class Audit:
     def time_probes(self, language: Language) -> None:
         self.progress(f"{language.name}: the runtime's own CPU cost")
         limits = self._limits(language)
-        tl = limits.time_limit_ms
         overhead = self.measure_overhead(language).ms
-        bare_for = (0.9,) if self.quick else (0.5, 0.9)
         for fraction in TIME_FRACTIONS:
             self.progress(f"{language.name}: spinner at {fraction}x the time limit")
-            target = fraction * tl
-            expect_ok = fraction < 1
-            # Under the limit the thread spins less by the runtime's own cost, for the process
-            # to land at its share; over it, the thread alone spins past the limit.
-            spin = max(0.0, target - overhead) if expect_ok else target
-            stdin = _cpu_stdin(spin)
-            run, attempts = self._time_run(language, stdin, expect_ok)
-            r = run.result
-            figures = {"fraction": fraction, "time_limit_ms": tl, "spin_ms": round(spin, 3),
-                       "cpu_time_ms": r.cpu_time_ms, "wall_time_ms": r.wall_time_ms,
-                       "setup_cpu_ms": r.setup_cpu_ms, "status": r.status,
-                       "killed_by": r.killed_by, "attempts": attempts}
-            note = _attempts_note(run, attempts, tl)
-            if expect_ok:
-                own = _own_cpu(run)
-                bare = None
-                if fraction in bare_for:
-                    bare = self.runner.bare_cpu_ms(language, stdin)
-                    if not _bare_close(r.cpu_time_ms, bare, language.name):
-                        # One bare run is one sample of a noisy machine: the smaller of two.
-                        bare = min(bare, self.runner.bare_cpu_ms(language, stdin))
-                figures.update(own_cpu_ms=own, bare_cpu_ms=bare)
-                if own is not None:
-                    figures["error_ms"] = round(r.cpu_time_ms - own, 3)
-                bare_ok = bare is None or _bare_close(r.cpu_time_ms, bare, language.name)
-                passed = (r.status == "OK" and _agrees(r.cpu_time_ms, own, language.name)
-                          and _spun(run, spin) and bare_ok)
-                expected = (f"OK, CPU ≈ {target:.0f} ms (spins {spin:.0f} + runtime "
-                            f"{overhead:.0f}) = own clock" + (", ≈ bare" if bare is not None else ""))
-                measured = (f"{_status(run)}, {r.cpu_time_ms:.1f} ms ({r.cpu_time_ms / tl:.2f}x TL); "
-                            f"{_own_text(r.cpu_time_ms, own)}"
-                            + ("" if bare is None else
-                               f"; bare {bare:.1f} ms ({_pct(r.cpu_time_ms, bare)})"))
-            else:
-                over = r.cpu_time_ms - tl
-                figures["past_limit_ms"] = round(over, 3)
-                passed = r.status == Status.TLE and r.killed_by == KilledBy.CPU_TIMER and over <= OVERSHOOT_MS
-                if passed and over > TARGET_OVERSHOOT_MS:
-                    note = _join(note, f"past the target of TL + {TARGET_OVERSHOOT_MS:g} ms")
-                measured = f"{_status(run)}, {r.cpu_time_ms:.1f} ms ({over:+.1f} ms past the limit)"
-                if r.status == "OK":
-                    measured += f"; {_own_text(r.cpu_time_ms, _own_cpu(run))}"
-                expected = f"TLE at {tl} ms (its thread alone spins {spin:.0f} ms)"
-            self._add(Probe("time", language.name, f"spinner {fraction}x TL", expected, measured,
-                            passed, note, figures, inconclusive=not passed and _starved(run)))
-
+            self._spinner_probe(language, fraction, limits.time_limit_ms, overhead)
         self.progress(f"{language.name}: sleeping program")
+        self._sleep_probe(language, limits)
+        if language.name in ("cpp", "java"):
+            self._thread_probes(language, limits.time_limit_ms)
+
+    def _spinner_probe(self, language: Language, fraction: float, tl: int,
+                       overhead: float) -> None:
+        """A program that spins `fraction` of the time limit: under it, OK with the CPU time its
+        own clock and a bare run agree with; over it, TLE by the CPU timer within the overshoot
+        bound."""
+        target = fraction * tl
+        expect_ok = fraction < 1
+        # Under the limit the thread spins less by the runtime's own cost, for the process
+        # to land at its share; over it, the thread alone spins past the limit.
+        spin = max(0.0, target - overhead) if expect_ok else target
+        stdin = _cpu_stdin(spin)
+        run, attempts = self._time_run(language, stdin, expect_ok)
+        r = run.result
+        figures = {"fraction": fraction, "time_limit_ms": tl, "spin_ms": round(spin, 3),
+                   "cpu_time_ms": r.cpu_time_ms, "wall_time_ms": r.wall_time_ms,
+                   "setup_cpu_ms": r.setup_cpu_ms, "status": r.status,
+                   "killed_by": r.killed_by, "attempts": attempts}
+        note = _attempts_note(run, attempts, tl)
+        if expect_ok:
+            passed, expected, measured = self._under_limit(
+                language, run, stdin, figures, spin, overhead, check_bare=fraction in (
+                    (0.9,) if self.quick else (0.5, 0.9)))
+        else:
+            over = r.cpu_time_ms - tl
+            figures["past_limit_ms"] = round(over, 3)
+            passed = r.status == Status.TLE and r.killed_by == KilledBy.CPU_TIMER and over <= OVERSHOOT_MS
+            if passed and over > TARGET_OVERSHOOT_MS:
+                note = _join(note, f"past the target of TL + {TARGET_OVERSHOOT_MS:g} ms")
+            measured = f"{_status(run)}, {r.cpu_time_ms:.1f} ms ({over:+.1f} ms past the limit)"
+            if r.status == "OK":
+                measured += f"; {_own_text(r.cpu_time_ms, _own_cpu(run))}"
+            expected = f"TLE at {tl} ms (its thread alone spins {spin:.0f} ms)"
+        self._add(Probe("time", language.name, f"spinner {fraction}x TL", expected, measured,
+                        passed, note, figures, inconclusive=not passed and _starved(run)))
+
+    def _under_limit(self, language: Language, run: ProbeRun, stdin: str, figures: dict,
+                     spin: float, overhead: float, check_bare: bool) -> tuple[bool, str, str]:
+        """A spinner under the limit: OK, its CPU time the program's own clock's and, where
+        asked, a bare run's. Returns (passed, expected, measured)."""
+        r = run.result
+        tl = figures["time_limit_ms"]
+        target = figures["fraction"] * tl
+        own = _own_cpu(run)
+        bare = None
+        if check_bare:
+            bare = self.runner.bare_cpu_ms(language, stdin)
+            if not _bare_close(r.cpu_time_ms, bare, language.name):
+                # One bare run is one sample of a noisy machine: the smaller of two.
+                bare = min(bare, self.runner.bare_cpu_ms(language, stdin))
+        figures.update(own_cpu_ms=own, bare_cpu_ms=bare)
+        if own is not None:
+            figures["error_ms"] = round(r.cpu_time_ms - own, 3)
+        bare_ok = bare is None or _bare_close(r.cpu_time_ms, bare, language.name)
+        passed = (r.status == "OK" and _agrees(r.cpu_time_ms, own, language.name)
+                  and _spun(run, spin) and bare_ok)
+        expected = (f"OK, CPU ≈ {target:.0f} ms (spins {spin:.0f} + runtime "
+                    f"{overhead:.0f}) = own clock" + (", ≈ bare" if bare is not None else ""))
+        measured = (f"{_status(run)}, {r.cpu_time_ms:.1f} ms ({r.cpu_time_ms / tl:.2f}x TL); "
+                    f"{_own_text(r.cpu_time_ms, own)}"
+                    + ("" if bare is None else
+                       f"; bare {bare:.1f} ms ({_pct(r.cpu_time_ms, bare)})"))
+        return passed, expected, measured
+
+    def _sleep_probe(self, language: Language, limits: Limits) -> None:
+        """A program that sleeps: TLE by the wall timer, at the wall limit, with little CPU."""
         run = self._run(language, "sleep 60000")
         r = run.result
         wall = limits.wall_ms
@@ -351,12 +374,9 @@ class Audit:
             "time", language.name, "sleep (wall clock)", f"TLE by the wall timer at {wall} ms",
             f"{_status(run)}, wall {r.wall_time_ms:.0f} ms, CPU {r.cpu_time_ms:.1f} ms",
             r.status == Status.TLE and r.killed_by == KilledBy.WALL_TIMER
-            and -1 <= r.wall_time_ms - wall <= WALL_OVERSHOOT_MS and r.cpu_time_ms < tl,
+            and -1 <= r.wall_time_ms - wall <= WALL_OVERSHOOT_MS and r.cpu_time_ms < limits.time_limit_ms,
             figures={"wall_limit_ms": wall, "wall_time_ms": r.wall_time_ms,
                      "cpu_time_ms": r.cpu_time_ms, "killed_by": r.killed_by}))
-
-        if language.name in ("cpp", "java"):
-            self._thread_probes(language, tl)
 
     def _time_run(self, language: Language, stdin: str, expect_ok: bool) -> tuple[ProbeRun, int]:
         """On a busy machine the wall timer may stop a spinner before the CPU limit does, and a

@@ -104,6 +104,25 @@ def solutions_of(row: dict, field: str = "solutions") -> list[tuple[str, str]]:
     return [(_enum(lang, LANGUAGES), code) for lang, code in zip(langs, codes, strict=True)]
 
 
+def _memory_limit_mb(row: dict, row_name: str) -> int:
+    """memory_limit_bytes rounded up to MiB; missing or not positive: the default."""
+    mem = row.get("memory_limit_bytes")
+    try:
+        mem_mb = math.ceil(int(mem) / (1 << 20)) if mem else DEFAULT_MEMORY_LIMIT_MB
+    except (TypeError, ValueError):
+        raise JudgeError(f"{row_name}: bad memory_limit_bytes {mem!r}") from None
+    return mem_mb if mem_mb > 0 else DEFAULT_MEMORY_LIMIT_MB
+
+
+def _rating(row: dict, row_name: str) -> int | None:
+    """cf_rating when positive, else None (CodeContests writes 0 for no rating)."""
+    rating = row.get("cf_rating")
+    try:
+        return int(rating) if rating is not None and int(rating) > 0 else None
+    except (TypeError, ValueError):
+        raise JudgeError(f"{row_name}: bad cf_rating {rating!r}") from None
+
+
 def problem_from_row(row: dict, index: int = 0, *, test_sets: Sequence[str] = TEST_SETS,
                      include_solutions: bool = False) -> Problem:
     if not isinstance(row, dict):
@@ -125,20 +144,7 @@ def problem_from_row(row: dict, index: int = 0, *, test_sets: Sequence[str] = TE
         tests.extend(ts)
     if not tests:
         raise JudgeError(f"{row_name}: no tests in {', '.join(test_sets)}")
-
-    mem = row.get("memory_limit_bytes")
-    try:
-        mem_mb = math.ceil(int(mem) / (1 << 20)) if mem else DEFAULT_MEMORY_LIMIT_MB
-    except (TypeError, ValueError):
-        raise JudgeError(f"{row_name}: bad memory_limit_bytes {mem!r}") from None
-    if mem_mb <= 0:
-        mem_mb = DEFAULT_MEMORY_LIMIT_MB
-    rating = row.get("cf_rating")
-    try:
-        rating = int(rating) if rating is not None and int(rating) > 0 else None
-    except (TypeError, ValueError):
-        raise JudgeError(f"{row_name}: bad cf_rating {rating!r}") from None
-
+    mem_mb, rating = _memory_limit_mb(row, row_name), _rating(row, row_name)
     meta: dict[str, Any] = {
         "benchmark": "codecontests",
         "name": name,

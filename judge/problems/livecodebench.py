@@ -250,16 +250,9 @@ def _tests(raw: Any, row_name: str, field: str) -> list[tuple[TestCase, str]]:
     return out
 
 
-def problem_from_row(row: dict, index: int = 0, *, time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
-                     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
-                     include_private: bool = True) -> Problem:
-    if not isinstance(row, dict):
-        raise JudgeError(f"livecodebench row {index}: not a mapping")
-    qid = row.get("question_id")
-    row_name = f"livecodebench row {index}" + (f" ({qid})" if qid else "")
-    for key in ("question_id", "question_content", "public_test_cases"):
-        if row.get(key) is None:
-            raise JudgeError(f"{row_name}: missing field {key!r}")
+def _row_tests(row: dict, row_name: str, include_private: bool
+               ) -> tuple[list[TestCase], str, int]:
+    """The row's tests, their one test type and how many are public."""
     try:
         public = json.loads(row["public_test_cases"]) \
             if isinstance(row["public_test_cases"], str) else row["public_test_cases"]
@@ -278,8 +271,11 @@ def problem_from_row(row: dict, index: int = 0, *, time_limit_ms: int = DEFAULT_
     kinds = {tt for _, tt in tests}
     if len(kinds) > 1:
         raise JudgeError(f"{row_name}: mixes stdin and functional tests")
-    testtype = kinds.pop()
+    return [t for t, _ in tests], kinds.pop(), num_public
 
+
+def _row_metadata(row: dict, row_name: str, testtype: str) -> dict:
+    """The row's own metadata object; functional problems must name their function."""
     meta_raw = row.get("metadata") or "{}"
     try:
         meta = json.loads(meta_raw) if isinstance(meta_raw, str) else dict(meta_raw)
@@ -287,9 +283,23 @@ def problem_from_row(row: dict, index: int = 0, *, time_limit_ms: int = DEFAULT_
         raise JudgeError(f"{row_name}: metadata is not a JSON object: {e}") from None
     if not isinstance(meta, dict):
         raise JudgeError(f"{row_name}: metadata is not a JSON object")
-    func_name = meta.get("func_name")
-    if testtype == "functional" and not func_name:
+    if testtype == "functional" and not meta.get("func_name"):
         raise JudgeError(f"{row_name}: functional tests but no func_name in metadata")
+    return meta
+
+
+def problem_from_row(row: dict, index: int = 0, *, time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+                     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
+                     include_private: bool = True) -> Problem:
+    if not isinstance(row, dict):
+        raise JudgeError(f"livecodebench row {index}: not a mapping")
+    qid = row.get("question_id")
+    row_name = f"livecodebench row {index}" + (f" ({qid})" if qid else "")
+    for key in ("question_id", "question_content", "public_test_cases"):
+        if row.get(key) is None:
+            raise JudgeError(f"{row_name}: missing field {key!r}")
+    tests, testtype, num_public = _row_tests(row, row_name, include_private)
+    meta = _row_metadata(row, row_name, testtype)
 
     contest_date = row.get("contest_date")
     return Problem(
@@ -299,7 +309,7 @@ def problem_from_row(row: dict, index: int = 0, *, time_limit_ms: int = DEFAULT_
         time_limit_ms=int(time_limit_ms),
         memory_limit_mb=int(memory_limit_mb),
         checker="lcb-functional" if testtype == "functional" else "lcb",
-        tests=tuple(t for t, _ in tests),
+        tests=tuple(tests),
         rating=None,
         metadata={
             "benchmark": "livecodebench",
@@ -310,7 +320,7 @@ def problem_from_row(row: dict, index: int = 0, *, time_limit_ms: int = DEFAULT_
             else contest_date,
             "difficulty": row.get("difficulty"),
             "starter_code": row.get("starter_code") or "",
-            "func_name": func_name,
+            "func_name": meta.get("func_name"),
             "testtype": testtype,
             "num_public_tests": num_public,
             "lcb_metadata": meta,
@@ -338,60 +348,76 @@ def load_livecodebench(
     end = _as_date(end_date, "end_date") if end_date is not None else None
     if start and end and start > end:
         raise JudgeError(f"start_date {start} is after end_date {end}")
-    path = Path(os.fspath(source)).expanduser()
-    if path.exists():
-        if path.is_file():
-            if release is not None:
-                raise JudgeError(f"{path}: a release version selects files of a directory or of "
-                                 "the hub; this is a single file")
-            builder, files = _builder_for(path), [str(path)]
-        else:
-            present = {p.name: p for p in path.iterdir()
-                       if p.is_file() and _release_index(p.name) is not None}
-            if release is not None:
-                wanted = release_files(release)
-                if release == "release_latest":
-                    wanted = sorted(present, key=_release_order)
-                missing = [f for f in wanted if f not in present]
-                if missing or not wanted:
-                    raise JudgeError(f"{path}: release {release} needs {', '.join(missing or wanted)}"
-                                     " which is not in this directory")
-                builder, files = "json", [str(present[f]) for f in wanted]
-            elif present:
-                builder = "json"
-                files = [str(present[f]) for f in sorted(present, key=_release_order)]
-            else:
-                builder, files = local_files(path)
-        rows = load_rows(builder, files, what="livecodebench", cache_dir=cache_dir)
-    else:
-        src = os.fspath(source)
-        if src.startswith((".", "/", "~")) or src.count("/") != 1:
-            raise JudgeError(f"{src}: no such file or directory (and not a hub id owner/name)")
-        rev = f"@{revision}" if revision else ""
-        files = [f"hf://datasets/{src}{rev}/{f}" for f in release_files(release or "release_latest")]
-        rows = load_rows("json", files, what="livecodebench", cache_dir=cache_dir, hub_id=src)
-
+    rows = _rows(source, release, cache_dir, revision)
     plats = {p.lower() for p in platforms} if platforms is not None else None
     diffs = {d.lower() for d in difficulties} if difficulties is not None else None
     problems: list[Problem] = []
     seen: set[str] = set()
     for i, row in enumerate(rows):
-        qid = row.get("question_id") if isinstance(row, dict) else None
-        if start or end:
-            d = _as_date(row.get("contest_date"), f"livecodebench row {i} ({qid}) contest_date")
-            if (start and d < start) or (end and d > end):
-                continue
-        if plats is not None and str(row.get("platform", "")).lower() not in plats:
-            continue
-        if diffs is not None and str(row.get("difficulty", "")).lower() not in diffs:
+        if not _selected(row, i, start, end, plats, diffs):
             continue
         p = problem_from_row(row, i, time_limit_ms=time_limit_ms, memory_limit_mb=memory_limit_mb,
                              include_private=include_private)
         if p.id in seen:
-            raise JudgeError(f"livecodebench row {i}: duplicate question_id {qid!r}")
+            raise JudgeError(f"livecodebench row {i}: duplicate question_id "
+                             f"{row.get('question_id')!r}")
         seen.add(p.id)
         problems.append(p)
     return problems
+
+
+def _rows(source: str | os.PathLike, release: str | None, cache_dir: str | None,
+          revision: str | None) -> Iterator[dict]:
+    """The rows of a local file or directory, or of the hub's release files."""
+    path = Path(os.fspath(source)).expanduser()
+    if not path.exists():
+        src = os.fspath(source)
+        if src.startswith((".", "/", "~")) or src.count("/") != 1:
+            raise JudgeError(f"{src}: no such file or directory (and not a hub id owner/name)")
+        rev = f"@{revision}" if revision else ""
+        files = [f"hf://datasets/{src}{rev}/{f}" for f in release_files(release or "release_latest")]
+        return load_rows("json", files, what="livecodebench", cache_dir=cache_dir, hub_id=src)
+    if path.is_file():
+        if release is not None:
+            raise JudgeError(f"{path}: a release version selects files of a directory or of "
+                             "the hub; this is a single file")
+        builder, files = _builder_for(path), [str(path)]
+    else:
+        builder, files = _directory_files(path, release)
+    return load_rows(builder, files, what="livecodebench", cache_dir=cache_dir)
+
+
+def _directory_files(path: Path, release: str | None) -> tuple[str, list[str]]:
+    """A directory's release files (all, or a release's), else whatever data files it holds."""
+    present = {p.name: p for p in path.iterdir()
+               if p.is_file() and _release_index(p.name) is not None}
+    if release is not None:
+        wanted = release_files(release)
+        if release == "release_latest":
+            wanted = sorted(present, key=_release_order)
+        missing = [f for f in wanted if f not in present]
+        if missing or not wanted:
+            raise JudgeError(f"{path}: release {release} needs {', '.join(missing or wanted)}"
+                             " which is not in this directory")
+        return "json", [str(present[f]) for f in wanted]
+    if present:
+        return "json", [str(present[f]) for f in sorted(present, key=_release_order)]
+    return local_files(path)
+
+
+def _selected(row: object, index: int, start: date | None, end: date | None,
+              platforms: set[str] | None, difficulties: set[str] | None) -> bool:
+    """Whether the row is within the contest dates, platforms and difficulties asked for."""
+    if not isinstance(row, dict):
+        return True          # problem_from_row says what is wrong with it
+    if start or end:
+        d = _as_date(row.get("contest_date"),
+                     f"livecodebench row {index} ({row.get('question_id')}) contest_date")
+        if (start and d < start) or (end and d > end):
+            return False
+    if platforms is not None and str(row.get("platform", "")).lower() not in platforms:
+        return False
+    return difficulties is None or str(row.get("difficulty", "")).lower() in difficulties
 
 
 __all__ = [
