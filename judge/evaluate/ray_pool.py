@@ -33,17 +33,16 @@ import platform
 import queue
 import threading
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from judge import JudgeError, __version__, config
+from judge.evaluate.tasks import EvalConfig, Outcome, Task, se_record, timed_grade
 from judge.sandbox.slots import RAY_WORKERS, cpu_of
 
 if TYPE_CHECKING:
     from judge.evaluate.provenance import Provenance
-    from judge.evaluate.runner import EvalConfig, Outcome, Task
     from judge.problems.model import Problem
 
 logger = logging.getLogger(__name__)
@@ -167,20 +166,11 @@ class JudgeWorker:
                 "cpu": self.info["cpu"], "slot": self.info["slot"]}
 
     def _grade(self, source: str, language: str, problem: Problem) -> dict:
-        from judge.evaluate.runner import se_record
         from judge.grade import Grader
         if self.grader is None:
             return {"broken": self.broken or "the worker has no grader"}
-        started = time.perf_counter()
-        try:
-            result = self.grader.grade(source, language, problem)
-            record = result.to_dict()
-            phases = getattr(result, "timings", {}) or {}
-        except Exception as exc:  # the judge failed on this program: SE, as in the local run
-            message = f"{type(exc).__name__}: {exc}"
-            if not isinstance(exc, JudgeError):
-                message += "\n" + traceback.format_exc(limit=3)
-            record, phases = se_record(problem, language, message), {}
+        record, timing, failed = timed_grade(self.grader, source, language, problem)
+        if failed:     # as in the local run: a fresh grader for the next program
             try:
                 self.grader.close()
             except Exception:
@@ -191,13 +181,10 @@ class JudgeWorker:
             except Exception as again:  # this worker can grade no more: its tasks go elsewhere
                 self.grader = None
                 self.broken = f"the grader could not be started again: {type(again).__name__}: {again}"
-        grade_ms = (time.perf_counter() - started) * 1e3
-        timing = {"grade_ms": grade_ms,
-                  **{f"{k}_ms": v * 1e3 for k, v in phases.items() if k != "total"}}
         return {"record": record, "timing": timing, "worker": self._where()}
 
     def _validate(self, problems: list[Problem]) -> str:
-        from judge.evaluate.runner import validate_problems
+        from judge.evaluate.validation import validate_problems
         if self.grader is None:
             raise JudgeError(self.broken or "the worker has no grader")
         try:
@@ -666,8 +653,8 @@ class RayPhase:
             self.results.put(None)
 
     def _put_se(self, job: _Job, message: str) -> None:
-        from judge.evaluate.runner import Outcome, _se_record
-        self.results.put(Outcome(job.task, _se_record(job.task, message), {"grade_ms": 0.0},
+        self.results.put(Outcome(job.task, se_record(job.task.problem, job.task.language, message),
+                                 {"grade_ms": 0.0},
                                  time.monotonic(), None))
 
     def _submit(self, h: _Handle, job: _Job, inflight: dict) -> None:
@@ -739,7 +726,6 @@ class RayPhase:
                 node = self.cluster.nodes_used.get(h.node.node_id)
                 if node is not None:
                     node["graded"] += 1
-                from judge.evaluate.runner import Outcome
                 self.results.put(Outcome(job.task, reply["record"], reply["timing"],
                                          time.monotonic(), reply["worker"]))
 
