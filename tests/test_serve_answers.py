@@ -169,7 +169,7 @@ def test_a_grading_answer_carries_every_field_of_the_result(require_sandbox):
 
     from judge.grade import Grader
     from judge.problems.registry import resolve
-    from judge.service.v1 import grade_response
+    from judge.service.gradings import grade_response
     from judge.service.v1_models import GradeResponse
     with Grader() as grader:
         results = [grader.grade("print(int(input()) +)\n", "python", resolve("2020A")),

@@ -8,18 +8,16 @@ import asyncio
 import secrets
 import time
 from collections import Counter
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from judge import JudgeError
 from judge.service.errors import ApiError, ErrorResponse
+from judge.service.gradings import Grading, grade_response, judge_failure
+from judge.service.runtime import Service
 from judge.service.v1_models import BatchItem, BatchStatus, Excluded, ExcludedItem
 
 # The texts (compile log, checker messages) an item of a batch keeps for polling, encoded.
 BATCH_ITEM_TEXT_BYTES = 64 << 10
-
-if TYPE_CHECKING:
-    from judge.service.runtime import Service
-    from judge.service.v1 import Grading
 
 
 class Batch:
@@ -61,7 +59,6 @@ class Batch:
                 item.status = "cancelled"
 
     async def drive(self) -> None:
-        from judge.service.v1 import grade_response, judge_failure
         service = self.service
         lanes = asyncio.Semaphore(service.settings.slots)
 

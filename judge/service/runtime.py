@@ -1,4 +1,4 @@
-"""The running service's state (settings, the slot pool, metrics, batches) and the one way a
+"""The running service's state (settings, the slot pool, metrics) and the one way a
 request hands work to a slot: `Service.run`, which awaits the job without blocking the event
 loop, answers a full queue with 503 and Retry-After, and cancels the job when its client goes
 away before a slot took it."""
@@ -35,8 +35,6 @@ class Service:
         self.draining = False
         self.problems_ready = settings.dataset is None
         self.problems_error: str | None = None
-        from judge.service.batches import Batches
-        self.batches = Batches(self)
 
     def _make_slot(self, index: int) -> Slot:
         s = self.settings

@@ -6,33 +6,27 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from fastapi import APIRouter, Request, Response
 
 from judge import JudgeError
-from judge.checkers import is_checker
-from judge.checkers.dataset_comparators import DATASET_COMPARATORS
-from judge.grade import GradeResult
-from judge.languages import LANGUAGES, Language, get_language
-from judge.problems.model import Problem, TestCase, is_checker_source
+from judge.languages import LANGUAGES, get_language
 from judge.problems.rules import RULES
 from judge.python_env import CPYTHON, environment
-from judge.sandbox import POLICIES, Limits, SandboxError
+from judge.sandbox import POLICIES, Limits
 from judge.sandbox.result import CANNOT_EXECUTE
-from judge.service.answers import COMPILE_LOG_BYTES, AnswerBudget
+from judge.service.answers import AnswerBudget
+from judge.service.batches import Batches
 from judge.service.errors import ApiError, ErrorResponse
+from judge.service.gradings import grade_response, judge_failure, prepare
 from judge.service.limits import (
     check_code,
     check_names,
     check_stdin,
-    check_tests,
     decode_files,
     invalid,
     too_large,
 )
-from judge.service.pool import SlotUnavailable
 from judge.service.runtime import Service
 from judge.service.settings import MiB
 from judge.service.slot import Captured, Slot
@@ -56,86 +50,6 @@ ERRORS: dict[int | str, dict[str, object]] = {
         (422, "the request is malformed or names something this judge cannot run"),
         (503, "every slot is busy and the queue is full (see Retry-After), or the server is "
               "shutting down"))}
-
-
-@dataclass(frozen=True)
-class Grading:
-    """A validated grading request: what a slot needs to grade it."""
-    code: str
-    language: Language
-    problem: Problem
-    all_tests: bool
-
-    def job(self) -> Callable[[Slot], GradeResult]:
-        def grade(slot: Slot) -> GradeResult:
-            return slot.grade(self.code, self.language, self.problem, all_tests=self.all_tests)
-        return grade
-
-
-def language_of(name: str) -> Language:
-    try:
-        language = get_language(name)
-    except JudgeError as exc:
-        raise invalid(str(exc)) from None
-    if not language.available:
-        raise invalid(f"the {language.name} toolchain is not installed on this server")
-    return language
-
-
-def _checker(name: str, interactive: bool) -> str:
-    if name in DATASET_COMPARATORS or is_checker(name) or is_checker_source(name):
-        return name
-    if interactive and not name:
-        return name
-    raise invalid(f"unknown checker {name!r}: a testlib checker's name, a dataset comparator "
-                  f"({', '.join(sorted(DATASET_COMPARATORS))}), or a checker's source")
-
-
-async def prepare(body: GradeRequest, service: Service) -> Grading:
-    settings = service.settings
-    check_code(body.code, settings)
-    language = language_of(body.language)
-    if body.problem is not None:
-        inline = body.problem
-        tests = tuple(TestCase(t.input.encode(), t.output.encode()) for t in inline.tests)
-        check_tests(len(tests), sum(len(t.input) + len(t.output) for t in tests), settings,
-                    "problem.tests")
-        check_code(inline.checker, settings, "problem.checker")
-        if inline.interactor is not None:
-            check_code(inline.interactor, settings, "problem.interactor")
-            if not is_checker_source(inline.interactor):
-                raise invalid("problem.interactor must be a testlib interactor's C++ source")
-        if inline.memory_limit_mb > settings.max_memory_mb:
-            raise invalid(f"problem.memory_limit_mb {inline.memory_limit_mb} is above this "
-                          f"server's limit of {settings.max_memory_mb} MB")
-        problem = Problem(id=f"inline/{inline.id}", title="", statement="",
-                          time_limit_ms=inline.time_limit_ms, memory_limit_mb=inline.memory_limit_mb,
-                          checker=_checker(inline.checker, inline.interactor is not None),
-                          tests=tests, interactor=inline.interactor)
-    else:
-        assert body.problem_id is not None
-        problem = await service.problem(body.problem_id)
-    return Grading(body.code, language, problem, body.all_tests)
-
-
-def grade_response(result: GradeResult, text_bytes: int) -> GradeResponse:
-    """`judge run --json`'s result, through JSON as it prints it, with its texts (the compile
-    log, the checker messages) cut to `text_bytes` together as encoded."""
-    budget = AnswerBudget(text_bytes)
-    figures = result.to_dict()
-    figures["compile"]["log"], _ = budget.text(result.compile.log, COMPILE_LOG_BYTES)
-    share = max(4096, text_bytes // max(1, len(result.tests)))
-    for test, shown in zip(result.tests, figures["tests"], strict=True):
-        shown["checker_message"], _ = budget.text(test.checker_message, share)
-        shown["stderr_tail"], _ = budget.text(test.stderr_tail, share)
-    return GradeResponse.model_validate(json.loads(json.dumps(figures)))
-
-
-def judge_failure(service: Service, exc: Exception) -> ApiError:
-    if isinstance(exc, (SandboxError, SlotUnavailable)):
-        return ApiError(503, "sandbox_failure", f"the sandbox failed: {exc}",
-                        {"Retry-After": str(service.settings.retry_after_s)})
-    return invalid(str(exc))
 
 
 @router.post("/grade", response_model=GradeResponse, responses=ERRORS,
@@ -247,7 +161,7 @@ async def create_batch(body: BatchRequest, request: Request, response: Response)
         except ApiError as exc:
             exc.message = f"items[{index}]: {exc.message}"
             raise
-    batch = service.batches.create(gradings)
+    batch = batches(request).create(gradings)
     url = f"/v1/batches/{batch.id}"
     response.headers["Location"] = url
     return BatchCreated(id=batch.id, total=len(gradings), url=url)
@@ -256,17 +170,19 @@ async def create_batch(body: BatchRequest, request: Request, response: Response)
 @router.get("/batches/{batch_id}", response_model=BatchStatus, responses=ERRORS,
             summary="A batch's progress and the results so far")
 async def get_batch(batch_id: str, request: Request) -> BatchStatus:
-    service: Service = request.app.state.service
-    return service.batches.get(batch_id).status()
+    return batches(request).get(batch_id).status()
 
 
 @router.delete("/batches/{batch_id}", response_model=BatchStatus, responses=ERRORS,
                summary="Cancel a batch's items that have not started")
 async def cancel_batch(batch_id: str, request: Request) -> BatchStatus:
-    service: Service = request.app.state.service
-    batch = service.batches.get(batch_id)
+    batch = batches(request).get(batch_id)
     batch.cancel()
     return batch.status()
+
+
+def batches(request: Request) -> Batches:
+    return request.app.state.batches
 
 
 def python_modules(language: str) -> dict[str, list[str]] | None:
