@@ -8,8 +8,9 @@ install the driver's configuration whole, so a worker grades with the driver's s
 its own node's environment says. No other module reads the environment for a setting."""
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -172,7 +173,13 @@ def install(config: Config) -> None:
     _current = config
 
 
-def override(**changes: Any) -> Config:
-    """Install the current configuration with `changes`, and return it."""
-    install(replace(current(), **changes))
-    return current()
+@contextlib.contextmanager
+def overridden(**changes: Any) -> Iterator[Config]:
+    """The current configuration with `changes`, installed for the block (a benchmark's own
+    cache directory, say), then the previous one again."""
+    previous = current()
+    install(replace(previous, **changes))
+    try:
+        yield current()
+    finally:
+        install(previous)

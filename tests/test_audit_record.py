@@ -19,8 +19,8 @@ from judge.audit.record import AuditOutcome, AuditStatus, HostKey
 
 
 @pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path))
+def cache(tmp_path, configure):
+    configure(cache_dir=tmp_path)
     return tmp_path
 
 

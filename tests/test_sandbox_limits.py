@@ -40,6 +40,7 @@ from conftest import (
     v2_controllers,
 )
 from judge import JudgeError
+from judge.config import Config
 from judge.sandbox import Limits, Sandbox, SandboxError
 
 pytestmark = pytest.mark.sandbox
@@ -396,21 +397,22 @@ def test_slot_mode_reason_and_sources(sb):
 
 
 def test_judge_cgroup_sets_the_default_mode_and_an_explicit_mode_wins(make_sandbox, box,
-                                                                      monkeypatch):
-    monkeypatch.setenv("JUDGE_CGROUP", "none")
+                                                                      configure):
+    configure(cgroup="none")
     assert make_sandbox().cgroup == "none"
     if os.geteuid() == 0:
         assert make_sandbox(cgroup="auto").cgroup == HOST_CGROUP_MODES[0]
     for mode in HOST_CGROUP_MODES:
-        monkeypatch.setenv("JUDGE_CGROUP", mode)
+        configure(cgroup=mode)
         sb = make_sandbox()
         assert sb.cgroup == mode, (mode, sb.cgroup_reason)
         assert make_sandbox(cgroup="none").cgroup == "none"
         r = sb.run(["./exitcode", "0"], Limits())
         assert r.status == "OK", r
-    monkeypatch.setenv("JUDGE_CGROUP", "v3")
     with pytest.raises(JudgeError, match="v3"):
-        Sandbox(box=box)
+        Config.from_environ({"JUDGE_CGROUP": "v3"})
+    with pytest.raises(JudgeError, match="v3"):
+        Sandbox(box=box, cgroup="v3")
 
 
 # -- the no-cgroup mode ---------------------------------------------------------------------

@@ -10,12 +10,13 @@ SQLite commits, progress), i.e. jobs x phase wall - sum of grade times.
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 import time
 from pathlib import Path
 
 from rich.table import Table
+
+from judge import config
 
 ROOT = Path(__file__).resolve().parents[2]
 PACK_SRC = ROOT / "problems" / "pack"
@@ -43,20 +44,13 @@ def generations(path: Path) -> int:
 
 def measure(gens: Path, jobs: int, cache: Path) -> dict:
     from judge.evaluate.runner import EvalConfig, evaluate
-    old = os.environ.get("JUDGE_CACHE_DIR")
-    os.environ["JUDGE_CACHE_DIR"] = str(cache)
-    try:
-        with tempfile.TemporaryDirectory(prefix="eval-bench-") as out:
-            started = time.perf_counter()
-            # judging is measured, not the audit
-            result = evaluate(EvalConfig(generations=gens, jobs=jobs, out=Path(out),
-                                         progress=False, allow_unaudited=True))
-            wall = time.perf_counter() - started
-    finally:
-        if old is None:
-            os.environ.pop("JUDGE_CACHE_DIR", None)
-        else:
-            os.environ["JUDGE_CACHE_DIR"] = old
+    with config.overridden(cache_dir=Path(cache)), \
+            tempfile.TemporaryDirectory(prefix="eval-bench-") as out:
+        started = time.perf_counter()
+        # judging is measured, not the audit
+        result = evaluate(EvalConfig(generations=gens, jobs=jobs, out=Path(out),
+                                     progress=False, allow_unaudited=True))
+        wall = time.perf_counter() - started
     stats = result.stats
     judging_ms = sum(stats.get("phase_wall_ms", {}).values())
     slot_ms = sum(stats["phase_wall_ms"][p] * stats["slots"][p] for p in stats.get("phase_wall_ms", {}))
@@ -85,23 +79,15 @@ def javac_ab(console, programs: int = 8) -> None:
     baseline = replace(java, name="java-jdk-defaults", compile=("javac", "-J-Xmx544m", "{cls}.java"),
                        compiler_archive=False)
     source = (PACK_SRC / "balanced-brackets" / "Main.java").read_text()
-    old = os.environ.get("JUDGE_CACHE_DIR")
-    with tempfile.TemporaryDirectory(prefix="javac-bench-") as cache:
-        os.environ["JUDGE_CACHE_DIR"] = cache
-        try:
-            with Compiler() as compiler:
-                compiler.compiler_archive(java)          # built once per toolchain, not timed
-                times: dict[str, list[float]] = {"baseline": [], "judge": []}
-                for i in range(programs):
-                    for label, language in (("baseline", baseline), ("judge", java)):
-                        result = compiler.compile(f"{source}\n// {label} {i}\n", language)
-                        assert result.status == "OK", result.log
-                        times[label].append(result.time_ms)
-        finally:
-            if old is None:
-                os.environ.pop("JUDGE_CACHE_DIR", None)
-            else:
-                os.environ["JUDGE_CACHE_DIR"] = old
+    with tempfile.TemporaryDirectory(prefix="javac-bench-") as cache, \
+            config.overridden(cache_dir=Path(cache)), Compiler() as compiler:
+        compiler.compiler_archive(java)          # built once per toolchain, not timed
+        times: dict[str, list[float]] = {"baseline": [], "judge": []}
+        for i in range(programs):
+            for label, language in (("baseline", baseline), ("judge", java)):
+                result = compiler.compile(f"{source}\n// {label} {i}\n", language)
+                assert result.status == "OK", result.log
+                times[label].append(result.time_ms)
     base, ours = statistics.median(times["baseline"]), statistics.median(times["judge"])
     console.print(f"cold javac, median of {programs}: JDK defaults {base:.0f} ms, judge (C1 + "
                   f"class-data archive) {ours:.0f} ms: {ours / base:.2f}x")

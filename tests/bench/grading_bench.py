@@ -13,6 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from judge import config
 from judge.checkers import check
 from judge.grade import Grader
 from judge.languages import LANGUAGES
@@ -28,30 +29,22 @@ def end_to_end(console: Console) -> None:
     table = Table(title=f"judging {problem.id} ({len(problem.tests)} tests), seconds")
     for column in ("language", "cache", "verdict", "compile", "run", "check", "judge overhead", "total"):
         table.add_column(column, justify="right")
-    with tempfile.TemporaryDirectory(prefix="judge-bench-cache-") as cache:
-        previous = os.environ.get("JUDGE_CACHE_DIR")
-        os.environ["JUDGE_CACHE_DIR"] = cache
-        try:
-            with Grader() as grader:
-                if LANGUAGES["cpp"].available:
-                    # The precompiled header is built once per machine: not part of a cold compile.
-                    grader.compiler.precompiled_header(LANGUAGES["cpp"])
-                for lang, name in SOLUTIONS:
-                    if not LANGUAGES[lang].available:
-                        continue
-                    source = (PACK_SOURCES / name).read_text()
-                    for cache_state in ("cold", "warm"):
-                        result = grader.grade(source, lang, problem)
-                        t = result.timings
-                        overhead = t["total"] - t["compile"] - t["run"] - t["check"]
-                        table.add_row(lang, cache_state, result.verdict,
-                                      *(f"{v:.3f}" for v in (t["compile"], t["run"], t["check"],
-                                                             overhead, t["total"])))
-        finally:
-            if previous is None:
-                os.environ.pop("JUDGE_CACHE_DIR", None)
-            else:
-                os.environ["JUDGE_CACHE_DIR"] = previous
+    with tempfile.TemporaryDirectory(prefix="judge-bench-cache-") as cache, \
+            config.overridden(cache_dir=Path(cache)), Grader() as grader:
+        if LANGUAGES["cpp"].available:
+            # The precompiled header is built once per machine: not part of a cold compile.
+            grader.compiler.precompiled_header(LANGUAGES["cpp"])
+        for lang, name in SOLUTIONS:
+            if not LANGUAGES[lang].available:
+                continue
+            source = (PACK_SOURCES / name).read_text()
+            for cache_state in ("cold", "warm"):
+                result = grader.grade(source, lang, problem)
+                t = result.timings
+                overhead = t["total"] - t["compile"] - t["run"] - t["check"]
+                table.add_row(lang, cache_state, result.verdict,
+                              *(f"{v:.3f}" for v in (t["compile"], t["run"], t["check"],
+                                                     overhead, t["total"])))
     console.print(table)
     console.print("run = sandbox round trips for every test (the programs' own time included)")
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from rich.table import Table
 
+from judge import config
 from tests.bench.eval_bench import generations
 
 ECHOES = 400
@@ -76,21 +77,24 @@ def run(console) -> dict:
     with tempfile.TemporaryDirectory(prefix="ray-bench-") as tmp:
         gens = Path(tmp) / "gens.jsonl"
         n = generations(gens)
+        # The driver's cache, and the workers' (a worker's cache is its node's own setting,
+        # and the local cluster's workers start with this environment).
         old = os.environ.get("JUDGE_CACHE_DIR")
         os.environ["JUDGE_CACHE_DIR"] = str(Path(tmp) / "cache")
         try:
-            _evaluate(gens, Path(tmp) / "warm-up", jobs=2)       # fills the cache
-            figures["local"] = _evaluate(gens, Path(tmp) / "local", jobs=2)
-            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-            started = time.perf_counter()
-            ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
-                     logging_level=logging.WARNING, object_store_memory=100 * 1024 * 1024)
-            figures["ray_start_s"] = time.perf_counter() - started
-            try:
-                figures["ray"] = _evaluate(gens, Path(tmp) / "ray", ray="local")
-                figures["echo"] = _echo(ray)
-            finally:
-                ray.shutdown()
+            with config.overridden(cache_dir=Path(tmp) / "cache"):
+                _evaluate(gens, Path(tmp) / "warm-up", jobs=2)       # fills the cache
+                figures["local"] = _evaluate(gens, Path(tmp) / "local", jobs=2)
+                os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+                started = time.perf_counter()
+                ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+                         logging_level=logging.WARNING, object_store_memory=100 * 1024 * 1024)
+                figures["ray_start_s"] = time.perf_counter() - started
+                try:
+                    figures["ray"] = _evaluate(gens, Path(tmp) / "ray", ray="local")
+                    figures["echo"] = _echo(ray)
+                finally:
+                    ray.shutdown()
         finally:
             if old is None:
                 os.environ.pop("JUDGE_CACHE_DIR", None)
