@@ -21,7 +21,7 @@ CHECKER_SOURCES = ["checkers.c"]
 PROBE_SOURCES = ["probe.c"]
 PROTOCOL_SOURCES = ["protocol.c"]
 CGROUP_SOURCES = ["cgroups.c", "spawner.c"]
-SUPERVISOR_SOURCES = ["supervisor.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
+SUPERVISOR_SOURCES = ["supervisor.c", "log.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
                       "spawn.c", "spawner.c", "sink.c", "starvation.c",
                       "sysinfo_answer.c"]
 
@@ -67,8 +67,7 @@ ffibuilder.set_source(
     sources=[f"native/{s}"
              for s in CHECKER_SOURCES + PROBE_SOURCES + PROTOCOL_SOURCES + CGROUP_SOURCES],
     include_dirs=["native"],
-    depends=[f"native/{h}"
-             for h in ("checkers.h", "probe.h", "protocol.h", "cgroups.h", "supervisor.h")],
+    depends=[f"native/{header.name}" for header in sorted(NATIVE.glob("*.h"))],
     extra_compile_args=CFLAGS,
     libraries=["rt", "m", "pthread"],
 )

@@ -3,7 +3,9 @@
  * the stdin/stdout/stderr descriptors attached as SCM_RIGHTS; the ready message and the reply
  * are "key=value" lines, the fields of protocol.h in its order. The ready message carries the
  * descriptor of a tmpfs box, when the slot has one. */
-#include "supervisor.h"
+#include "protocol.h"
+
+#include "slot.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -4,6 +4,8 @@
 #ifndef JUDGE_PROTOCOL_H
 #define JUDGE_PROTOCOL_H
 
+#include <stddef.h>
+
 /* Raised on any change a peer built from other sources would misread. */
 #define PROTOCOL_VERSION 2
 
@@ -94,5 +96,23 @@ extern const struct protocol_field protocol_ready_fields[];
 extern const int protocol_ready_field_count;
 extern const struct protocol_field protocol_reply_fields[];
 extern const int protocol_reply_field_count;
+
+/* The supervisor's side of the wire (protocol.c). */
+struct run_request;
+struct run_result;
+
+/* What the ready message tells the judge about the slot. */
+struct slot_ready {
+    int protocol;         /* PROTOCOL_VERSION */
+    const char *cgroup;   /* "v1", "v2" or "none" */
+    const char *uid;      /* "separate" or "mapped-self" */
+    const char *priority; /* "raised" or "normal" */
+    const char *cgroup_reason;
+};
+
+int read_request(int sock, char *buf, size_t cap, struct run_request *req);
+int write_ready(int sock, const struct slot_ready *ready, int fd);
+int write_result(int sock, const struct run_result *res);
+int write_startup_error(int sock, const char *message);
 
 #endif

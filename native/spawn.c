@@ -1,7 +1,14 @@
 /* One run: fork the program inside the slot's namespaces, confine it, watch its CPU clock, wall
  * clock, output and refused syscalls, then kill everything it left behind and collect figures. */
-#include "supervisor.h"
+#include "spawn.h"
 
+#include "cgroups.h"
+#include "log.h"
+#include "mounts.h"
+#include "seccomp_install.h"
+#include "sink.h"
+#include "slot.h"
+#include "spawner.h"
 #include "starvation.h"
 #include "sysinfo_answer.h"
 
@@ -33,12 +40,6 @@
 #define SYNC_FD 3
 /* Without a memory cgroup the run's resident memory is sampled this often. */
 #define MEMORY_WATCH_NS (5 * 1000000ull)
-
-uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t timeval_ns(struct timeval tv) {
     return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;

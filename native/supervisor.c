@@ -7,8 +7,12 @@
  *                python -> outer supervisor (host namespaces: uid maps, cgroup directories)
  *                            -> init (pid 1 of the sandbox's namespaces: serves the requests)
  *                                 -> the program of each run */
-#include "supervisor.h"
-
+#include "cgroups.h"
+#include "log.h"
+#include "mounts.h"
+#include "protocol.h"
+#include "slot.h"
+#include "spawn.h"
 #include "starvation.h"
 
 #include <errno.h>
@@ -17,7 +21,6 @@
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +31,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int report_sock = -1;
 /* The slot's init, once it exists, as a pidfd: the parent-death signal kills it, and once it
  * is reaped the pidfd can reach no other process that got its pid. */
 static volatile sig_atomic_t init_pidfd = -1;
@@ -41,31 +43,6 @@ static void on_parent_death(int sig) {
     if (init_pidfd >= 0 && syscall(SYS_pidfd_send_signal, init_pidfd, SIGKILL, NULL, 0) < 0) {
         /* Gone already: main() is reaping it. */
     }
-}
-
-bool verbose_notes;
-
-void note(const char *fmt, ...) {
-    if (!verbose_notes)
-        return;
-    char msg[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "judge-supervisor[%d]: %s\n", (int)getpid(), msg);
-}
-
-void die(const char *fmt, ...) {
-    char msg[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    if (report_sock >= 0)
-        write_startup_error(report_sock, msg);
-    fprintf(stderr, "judge-supervisor: %s\n", msg);
-    _exit(1);
 }
 
 static void usage(void) {
@@ -299,7 +276,7 @@ static void hide_arguments(int argc, char **argv, struct slot_config *cfg) {
 int main(int argc, char **argv) {
     struct slot_config cfg;
     parse_args(argc, argv, &cfg);
-    report_sock = cfg.sock;
+    log_report_to(cfg.sock);
     if (fcntl(cfg.sock, F_SETFD, FD_CLOEXEC) < 0)
         die("socket: %m");
     /* The parent's death (PR_SET_PDEATHSIG follows the thread that started us, not the judge
@@ -376,7 +353,7 @@ int main(int argc, char **argv) {
         die("gate: %m");
     close(gate[1]);
     close(cfg.sock);
-    report_sock = -1;
+    log_report_to(-1);
     cgroup_sweep_stale();
 
     int status = 0;
