@@ -17,7 +17,7 @@ NATIVE = Path(__file__).resolve().parent
 CFLAGS = ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wshadow", "-Wformat=2",
           "-Wno-missing-field-initializers", "-D_GNU_SOURCE"]
 
-CHECKER_SOURCES = ["checkers.c"]
+CHECKER_SOURCES = ["checker_stream.c", "checkers.c", "checker_registry.c"]
 PROBE_SOURCES = ["probe.c"]
 PROTOCOL_SOURCES = ["protocol.c"]
 CGROUP_SOURCES = ["cgroups.c", "spawner.c"]
@@ -32,6 +32,8 @@ int judge_check(const char *name,
                 const char *answer, size_t answer_len,
                 char *message, size_t message_cap, double *points);
 int judge_checker_exists(const char *name);
+extern const char *const judge_checker_names[];
+extern const int judge_checker_count;
 
 int judge_probe_cpu_clock(double *read_ms);
 int judge_probe_pidfd(void);
