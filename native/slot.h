@@ -58,7 +58,7 @@ struct run_result {
     uint64_t oom_kills;
     uint64_t undelivered_bytes; /* output within the limits that its reader did not take */
     uint64_t waiting_ns;        /* at a wall-timer kill: its wait for a CPU others took */
-    const char *killed_by;      /* NULL, "cpu-timer", "wall-timer", "output", "seccomp", "memory" */
+    const char *killed_by;      /* NULL, or killed_by_text() of what stopped the run */
     int syscall_nr;             /* -1 unless a refused syscall was seen */
     const char *cpu_source, *memory_source;
     char error[512]; /* non-empty: the judge failed (SE) */
