@@ -87,82 +87,77 @@ static size_t append_message(const char *m, size_t n, const char *extra, char *o
     return bounded_copy(out, k, cap, "\x11", 1);
 }
 
-/* InStream::quit. Never returns. */
+/* The message as testlib keeps it in `w`: trimmed, and past 32000 characters cut, behind a
+ * warning. Returns its length. */
+static size_t kept_message(char *w, const char *msg, size_t len) {
+    while (len > 0 && is_blank((unsigned char)msg[0]))
+        msg++, len--;
+    while (len > 0 && is_blank((unsigned char)msg[len - 1]))
+        len--;
+    if (len > MSG_BUF)
+        len = MSG_BUF;
+    if (len <= MAX_MESSAGE_LENGTH) {
+        memmove(w, msg, len);
+        return len;
+    }
+    static const char warn[] = "message length exceeds 32000, the message is truncated: ";
+    size_t wn = sizeof warn - 1;
+    memmove(w + wn, msg, MAX_MESSAGE_LENGTH - wn);
+    memcpy(w, warn, wn);
+    return MAX_MESSAGE_LENGTH;
+}
+
+/* testlib's prefix of a result's message, and its exit code. */
+static const char *result_prefix(int result, int *exit_code) {
+    switch (result) {
+    case R_OK: *exit_code = JUDGE_CHECK_OK; return "ok ";
+    case R_WA: *exit_code = JUDGE_CHECK_WA; return "wrong answer ";
+    case R_PE:
+    case R_DIRT: *exit_code = JUDGE_CHECK_PE; return "wrong output format ";
+    case R_POINTS: *exit_code = JUDGE_CHECK_POINTS; return "points ";
+    default: *exit_code = JUDGE_CHECK_FAIL; return "FAIL ";
+    }
+}
+
+/* The final message (prefix, then the kept message with its one bracket pair made printable)
+ * and the exit code; back to judge_check_streams. */
+static _Noreturn void finish(ctx *c, int result, const char *w, size_t wl) {
+    const char *prefix = result_prefix(result, &c->exit_code);
+    if (result != R_POINTS)
+        c->points = NAN;
+    size_t k = bounded_copy(c->final, 0, sizeof c->final - 1, prefix, strlen(prefix));
+    size_t start = k, open, close;
+    k = bounded_copy(c->final, k, sizeof c->final - 1, w, wl);
+    if (has_exactly_one_pair(w, wl, &open, &close)) { /* __testlib_toPrintableMessage */
+        c->final[start + open] = '(';
+        if (start + close < k)
+            c->final[start + close] = ')';
+    }
+    c->final[k] = '\0';
+    c->final_len = k;
+    longjmp(c->jb, 1);
+}
+
+/* InStream::quit. Never returns. A failure of the input or the answer becomes FAIL with the
+ * stream's name, and an "ok" or points result with output left over becomes _dirt: each is
+ * quit again. */
 static _Noreturn void quit_n(ctx *c, stream *s, int result, const char *msg, size_t len) {
     for (;;) {
-        while (len > 0 && is_blank((unsigned char)msg[0]))
-            msg++, len--;
-        while (len > 0 && is_blank((unsigned char)msg[len - 1]))
-            len--;
-        if (len > MSG_BUF)
-            len = MSG_BUF;
-        char *w = c->work;
-        size_t wl;
-        if (len > MAX_MESSAGE_LENGTH) {
-            static const char warn[] = "message length exceeds 32000, the message is truncated: ";
-            size_t wn = sizeof warn - 1;
-            memmove(w + wn, msg, MAX_MESSAGE_LENGTH - wn);
-            memcpy(w, warn, wn);
-            wl = MAX_MESSAGE_LENGTH;
-        } else {
-            memmove(w, msg, len);
-            wl = len;
-        }
+        size_t wl = kept_message(c->work, msg, len);
         if (result == R_UEOF)
             result = R_PE;
         if (s->mode != M_OUTPUT && result != R_FAIL) {
-            len = append_message(w, wl, s->name, c->fmt, MSG_BUF);
+            len = append_message(c->work, wl, s->name, c->fmt, MSG_BUF);
             msg = c->fmt;
             result = R_FAIL;
-            continue;
-        }
-        if ((result == R_OK || result == R_POINTS) && !seek_eof(&c->ouf)) {
+        } else if ((result == R_OK || result == R_POINTS) && !seek_eof(&c->ouf)) {
             s = &c->ouf;
             result = R_DIRT;
             msg = "Extra information in the output file";
             len = strlen(msg);
-            continue;
+        } else {
+            finish(c, result, c->work, wl);
         }
-        const char *prefix;
-        switch (result) {
-        case R_OK:
-            prefix = "ok ";
-            c->exit_code = JUDGE_CHECK_OK;
-            break;
-        case R_WA:
-            prefix = "wrong answer ";
-            c->exit_code = JUDGE_CHECK_WA;
-            break;
-        case R_PE:
-            prefix = "wrong output format ";
-            c->exit_code = JUDGE_CHECK_PE;
-            break;
-        case R_DIRT:
-            prefix = "wrong output format ";
-            c->exit_code = JUDGE_CHECK_PE;
-            break;
-        case R_POINTS:
-            prefix = "points ";
-            c->exit_code = JUDGE_CHECK_POINTS;
-            break;
-        default:
-            prefix = "FAIL ";
-            c->exit_code = JUDGE_CHECK_FAIL;
-            break;
-        }
-        if (result != R_POINTS)
-            c->points = NAN;
-        size_t k = bounded_copy(c->final, 0, sizeof c->final - 1, prefix, strlen(prefix));
-        size_t start = k, open, close;
-        k = bounded_copy(c->final, k, sizeof c->final - 1, w, wl);
-        if (has_exactly_one_pair(w, wl, &open, &close)) { /* __testlib_toPrintableMessage */
-            c->final[start + open] = '(';
-            if (start + close < k)
-                c->final[start + close] = ')';
-        }
-        c->final[k] = '\0';
-        c->final_len = k;
-        longjmp(c->jb, 1);
     }
 }
 
