@@ -203,6 +203,26 @@ static void relay_on(const cpu_set_t *cpus) {
         die("cpu affinity: %m");
 }
 
+/* One request's run, from the slot's CPU when it is an interaction's (see relay_on). */
+static void run_logged(const struct slot_config *cfg, const struct run_request *req,
+                       struct run_result *res, const cpu_set_t *own_cpus,
+                       const cpu_set_t *slot_cpu) {
+    note("run %s: cpu %llu ms, wall %llu ms, memory %llu MiB", req->argv[0],
+         (unsigned long long)req->cpu_ms, (unsigned long long)req->wall_ms,
+         (unsigned long long)(req->memory_bytes >> 20));
+    bool pinned = req->relay_on_cpu && cfg->cpu >= 0;
+    if (pinned)
+        relay_on(slot_cpu);
+    run_program(cfg, req, res);
+    if (pinned)
+        relay_on(own_cpus);
+    note("ran %s: exit %d, signal %d, cpu %.3f ms, wall %.3f ms, memory %llu KiB, "
+         "killed by %s%s%s",
+         req->argv[0], res->exit_code, res->signal, (double)res->cpu_ns / 1e6,
+         (double)res->wall_ns / 1e6, (unsigned long long)(res->memory_bytes >> 10),
+         res->killed_by ? res->killed_by : "-", res->error[0] ? "; error: " : "", res->error);
+}
+
 static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
     static char buffer[PROTOCOL_REQUEST_MAX];
     char pending_error[512] = "";
@@ -236,20 +256,7 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
             run_result_init(&res);
             snprintf(res.error, sizeof(res.error), "malformed request");
         } else {
-            note("run %s: cpu %llu ms, wall %llu ms, memory %llu MiB", req.argv[0],
-                 (unsigned long long)req.cpu_ms, (unsigned long long)req.wall_ms,
-                 (unsigned long long)(req.memory_bytes >> 20));
-            bool pinned = req.relay_on_cpu && cfg->cpu >= 0;
-            if (pinned)
-                relay_on(&slot_cpu);
-            run_program(cfg, &req, &res);
-            if (pinned)
-                relay_on(&own_cpus);
-            note("ran %s: exit %d, signal %d, cpu %.3f ms, wall %.3f ms, memory %llu KiB, "
-                 "killed by %s%s%s",
-                 req.argv[0], res.exit_code, res.signal, (double)res.cpu_ns / 1e6,
-                 (double)res.wall_ns / 1e6, (unsigned long long)(res.memory_bytes >> 10),
-                 res.killed_by ? res.killed_by : "-", res.error[0] ? "; error: " : "", res.error);
+            run_logged(cfg, &req, &res, &own_cpus, &slot_cpu);
         }
         /* A failure between runs is reported with the next run, which it would spoil. */
         if (pending_error[0] && !res.error[0])
