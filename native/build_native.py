@@ -17,11 +17,11 @@ NATIVE = Path(__file__).resolve().parent
 CFLAGS = ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wshadow", "-Wformat=2",
           "-Wno-missing-field-initializers", "-D_GNU_SOURCE"]
 
-CHECKER_SOURCES = ["checkers.c"]
+CHECKER_SOURCES = ["checker_stream.c", "checkers.c", "checker_registry.c"]
 PROBE_SOURCES = ["probe.c"]
 PROTOCOL_SOURCES = ["protocol.c"]
 CGROUP_SOURCES = ["cgroups.c", "spawner.c"]
-SUPERVISOR_SOURCES = ["supervisor.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
+SUPERVISOR_SOURCES = ["supervisor.c", "log.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
                       "spawn.c", "spawner.c", "sink.c", "starvation.c",
                       "sysinfo_answer.c"]
 
@@ -32,6 +32,8 @@ int judge_check(const char *name,
                 const char *answer, size_t answer_len,
                 char *message, size_t message_cap, double *points);
 int judge_checker_exists(const char *name);
+extern const char *const judge_checker_names[];
+extern const int judge_checker_count;
 
 int judge_probe_cpu_clock(double *read_ms);
 int judge_probe_pidfd(void);
@@ -52,6 +54,9 @@ extern const struct protocol_field protocol_ready_fields[];
 extern const int protocol_ready_field_count;
 extern const struct protocol_field protocol_reply_fields[];
 extern const int protocol_reply_field_count;
+struct protocol_text { const char *name; const char *text; };
+extern const struct protocol_text protocol_killed_by[];
+extern const int protocol_killed_by_count;
 
 extern const char *const cgroup_v1_controllers[];
 extern const int cgroup_v1_controller_count;
@@ -67,8 +72,7 @@ ffibuilder.set_source(
     sources=[f"native/{s}"
              for s in CHECKER_SOURCES + PROBE_SOURCES + PROTOCOL_SOURCES + CGROUP_SOURCES],
     include_dirs=["native"],
-    depends=[f"native/{h}"
-             for h in ("checkers.h", "probe.h", "protocol.h", "cgroups.h", "supervisor.h")],
+    depends=[f"native/{header.name}" for header in sorted(NATIVE.glob("*.h"))],
     extra_compile_args=CFLAGS,
     libraries=["rt", "m", "pthread"],
 )

@@ -1,7 +1,10 @@
 /* cgroup accounting and limits for each run: v1 (memory, cpuacct, pids hierarchies), v2 (one
  * unified hierarchy) or none. The slot's directories are created by the supervisor on the host
  * side; every run gets a fresh child cgroup "run" under them. */
-#include "supervisor.h"
+#include "cgroups.h"
+
+#include "slot.h"
+#include "spawner.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,10 +1,11 @@
-/* What cgroup_detect sees, shared by the supervisor and judge doctor (through judge._native),
- * so that the doctor reports the detection the sandbox uses. */
+/* The sandbox's cgroups. What cgroup_detect sees is shared by the supervisor and judge doctor
+ * (through judge._native), so that the doctor reports the detection the sandbox uses. */
 #ifndef JUDGE_CGROUPS_H
 #define JUDGE_CGROUPS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum cgroup_mode { CGROUP_NONE = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 };
 
@@ -20,5 +21,26 @@ bool cgroup_usable(const char *controller, char *dir, size_t cap);
 /* What --cgroup auto starts from: v2 when usable, else v1 when all its hierarchies are. */
 enum cgroup_mode cgroup_detect(void);
 const char *cgroup_mode_name(enum cgroup_mode mode);
+
+/* The slot's cgroups (the supervisor's side; judge doctor uses only the detection above). */
+struct slot_config;
+struct run_request;
+struct run_result;
+struct spawner;
+int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap);
+void cgroup_slot_destroy(void);
+void cgroup_sweep_stale(void);
+int cgroup_serve_begin(const struct slot_config *cfg, char *err, size_t errcap);
+int cgroup_prepare(uint64_t memory, uint64_t processes);
+int cgroup_prepare_after_next(uint64_t memory, uint64_t processes);
+int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap);
+struct spawner *cgroup_run_spawner(void); /* the thread to fork the run's child; NULL: fork */
+int cgroup_cleanup(char *err, size_t errcap);
+int remove_run_dir(const int slot_fds[], int count, const char *name, char *err, size_t errcap);
+int cgroup_attach_self(void);
+int cgroup_run_dir_v2(void);
+int cgroup_cpu_ns(uint64_t *ns);
+void cgroup_run_end(struct run_result *res);
+void cgroup_kill_all(void);
 
 #endif

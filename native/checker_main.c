@@ -8,6 +8,8 @@
  */
 #include "checkers.h"
 
+#include "checker_list.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -107,11 +109,9 @@ static int fail(const char *text) {
 
 int main(int argc, char **argv) {
     if (argc != 5) {
+#define CHECKER_WORD(name, function) " " #name
         return fail("Program must be run with the following arguments: <checker> <input-file> "
-                    "<output-file> "
-                    "<answer-file>\nCheckers: acmp caseicmp casencmp casewcmp dcmp fcmp hcmp icmp "
-                    "lcmp ncmp nyesno "
-                    "pointscmp pointsinfo rcmp rcmp4 rcmp6 rcmp9 rncmp uncmp wcmp yesno");
+                    "<output-file> <answer-file>\nCheckers:" JUDGE_CHECKERS(CHECKER_WORD));
     }
     if (!judge_checker_exists(argv[1])) {
         fprintf(stderr, "FAIL Unknown checker '%s'\n", argv[1]);

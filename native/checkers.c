@@ -1,541 +1,31 @@
-/* testlib-compatible standard checkers, in C.
+/* testlib's standard checkers (its checkers/ folder), each as a function of one check's context:
+ * each checker's reading order, messages (compress(), englishEnding()), exit codes, and
+ * doubleCompare and doubleDelta of the current testlib (the error is widened by 1E-15,
+ * |x| > 1E300 is infinite). They read with checker_stream.h and end by quitting; the registry
+ * (checker_list.h, checker_registry.c) names them.
  *
- * What is reproduced from testlib (0.9.4x) and its checkers/ folder:
- *  - streams: a file is a plain byte sequence (any byte, NULs included, is data; EOF only at the
- *    end); blanks are exactly LF, CR, space and tab; tokens are maximal runs of non-blanks and
- *    may not exceed 32 MB; lines end at LF, CRLF or EOF with testlib's handling of a lone CR;
- *    a UTF-8 BOM is skipped at the start of the output only; files over 128 MB are refused;
- *  - numbers: stringToLongLong (at most 20 chars, digits with an optional leading minus, no
- *    leading zeros, no "-0", int64 range), int32 range for readInt, stringToDouble (only
- *    [0-9.eE+-], counts of each, then a full C-locale decimal conversion), doubleCompare and
- *    doubleDelta of the current testlib (the error is widened by 1E-15, |x| > 1E300 is infinite);
- *  - quit(): trim, 32000-char message limit, any failure of the answer/input stream becomes FAIL
- *    with the stream name appended, "ok" and points results fail with "Extra information in the
- *    output file" when non-blank output remains, unexpected EOF is a presentation error, the
- *    prefixes "ok ", "wrong answer ", "wrong output format ", "FAIL ", "points ";
- *  - each checker's reading order, messages (compress(), englishEnding()) and exit codes.
- *
- * Control flow: a failing read "quits" like testlib, by longjmp back to judge_check_streams.
- * Every allocation lives in the context and is freed there; memory stays bounded by the size of
- * the answer (uncmp, caseicmp) and is otherwise O(1) beyond the input buffers.
+ * Every allocation lives in the context and is freed by judge_check_streams; memory stays
+ * bounded by the size of the answer (uncmp, caseicmp) and is otherwise O(1) beyond the input
+ * buffers.
  */
-#include "checkers.h"
+#include "checker_list.h"
+#include "checker_stream.h"
 
-#include <limits.h>
-#include <locale.h>
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { R_OK = 0, R_WA = 1, R_PE = 2, R_FAIL = 3, R_DIRT = 4, R_POINTS = 5, R_UEOF = 8 };
-enum { M_INPUT, M_OUTPUT, M_ANSWER };
-
-#define MAX_FILE_SIZE (128ULL * 1024 * 1024)
-#define MAX_TOKEN_LENGTH ((size_t)32 * 1024 * 1024)
-#define MAX_MESSAGE_LENGTH ((size_t)32000)
-#define MSG_BUF ((size_t)65536)
-#define OPEN_BRACKET '\x0b'
-#define CLOSE_BRACKET '\x11'
-
-typedef struct {
-    const unsigned char *p;
-    size_t n;
-} view;
-
-typedef struct {
-    void *p;
-    size_t cap;
-} grow;
-
-typedef struct {
-    const unsigned char *p;
-    size_t len, pos;
-    int mode;
-    const char *name;
-    grow line; /* lines rewritten by the lone-CR rule */
-} stream;
-
-typedef struct {
-    stream inf, ouf, ans;
-    jmp_buf jb;
-    int exit_code;
-    double points;
-    grow num;    /* NUL-terminated copy of a number token for strtod */
-    grow arr[2]; /* long long arrays (uncmp, caseicmp) */
-    char fmt[MSG_BUF];
-    char work[MSG_BUF];
-    char final[MSG_BUF + 64];
-    size_t final_len;
-} ctx;
-
-typedef void (*checker_fn)(ctx *c);
-
-/* ------------------------------------------------------------------ characters */
-
-static const unsigned char BLANK[256] = {['\n'] = 1, ['\r'] = 1, [' '] = 1, ['\t'] = 1};
-
-static inline int is_blank(unsigned char ch) { return BLANK[ch]; }
 
 /* std::isspace in the "C" locale: what std::stringstream >> splits on (lcmp). */
 static inline int is_cspace(unsigned char ch) {
     return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\v' || ch == '\f' || ch == '\r';
 }
 
-/* ------------------------------------------------------------------ quit */
-
-static int has_exactly_one_pair(const char *m, size_t n, size_t *open, size_t *close) {
-    size_t o = SIZE_MAX, cl = SIZE_MAX;
-    int no = 0, nc = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (m[i] == OPEN_BRACKET) {
-            no++;
-            o = i;
-        } else if (m[i] == CLOSE_BRACKET) {
-            nc++;
-            cl = i;
-        }
-    }
-    if (no == 1 && nc == 1 && o < cl) {
-        *open = o;
-        *close = cl;
-        return 1;
-    }
-    return 0;
-}
-
-static size_t bounded_copy(char *dst, size_t at, size_t cap, const char *src, size_t n) {
-    if (at >= cap)
-        return at;
-    if (n > cap - at)
-        n = cap - at;
-    memcpy(dst + at, src, n);
-    return at + n;
-}
-
-/* testlib's __testlib_appendMessage: message + " [extra]" with the control-character brackets,
- * or ", extra" inserted before an existing closing bracket. Writes into out (cap bytes). */
-static size_t append_message(const char *m, size_t n, const char *extra, char *out, size_t cap) {
-    size_t open, close, en = strlen(extra), k = 0;
-    if (has_exactly_one_pair(m, n, &open, &close)) {
-        const char *found = NULL;
-        if (en <= n - open)
-            found = memmem(m + open, n - open, extra, en);
-        if (found == NULL || (size_t)(found - m) >= close) {
-            k = bounded_copy(out, k, cap, m, close);
-            k = bounded_copy(out, k, cap, ", ", 2);
-            k = bounded_copy(out, k, cap, extra, en);
-            return bounded_copy(out, k, cap, m + close, n - close);
-        }
-        return bounded_copy(out, 0, cap, m, n);
-    }
-    k = bounded_copy(out, k, cap, m, n);
-    k = bounded_copy(out, k, cap, " \x0b", 2);
-    k = bounded_copy(out, k, cap, extra, en);
-    return bounded_copy(out, k, cap, "\x11", 1);
-}
-
-static void skip_blanks(stream *s) {
-    while (s->pos < s->len && is_blank(s->p[s->pos]))
-        s->pos++;
-}
-
-static int at_eof(const stream *s) { return s->pos >= s->len; }
-
-static int seek_eof(stream *s) {
-    skip_blanks(s);
-    return at_eof(s);
-}
-
-/* InStream::quit. Never returns. */
-static _Noreturn void quit_n(ctx *c, stream *s, int result, const char *msg, size_t len) {
-    for (;;) {
-        while (len > 0 && is_blank((unsigned char)msg[0]))
-            msg++, len--;
-        while (len > 0 && is_blank((unsigned char)msg[len - 1]))
-            len--;
-        if (len > MSG_BUF)
-            len = MSG_BUF;
-        char *w = c->work;
-        size_t wl;
-        if (len > MAX_MESSAGE_LENGTH) {
-            static const char warn[] = "message length exceeds 32000, the message is truncated: ";
-            size_t wn = sizeof warn - 1;
-            memmove(w + wn, msg, MAX_MESSAGE_LENGTH - wn);
-            memcpy(w, warn, wn);
-            wl = MAX_MESSAGE_LENGTH;
-        } else {
-            memmove(w, msg, len);
-            wl = len;
-        }
-        if (result == R_UEOF)
-            result = R_PE;
-        if (s->mode != M_OUTPUT && result != R_FAIL) {
-            len = append_message(w, wl, s->name, c->fmt, MSG_BUF);
-            msg = c->fmt;
-            result = R_FAIL;
-            continue;
-        }
-        if ((result == R_OK || result == R_POINTS) && !seek_eof(&c->ouf)) {
-            s = &c->ouf;
-            result = R_DIRT;
-            msg = "Extra information in the output file";
-            len = strlen(msg);
-            continue;
-        }
-        const char *prefix;
-        switch (result) {
-        case R_OK:
-            prefix = "ok ";
-            c->exit_code = JUDGE_CHECK_OK;
-            break;
-        case R_WA:
-            prefix = "wrong answer ";
-            c->exit_code = JUDGE_CHECK_WA;
-            break;
-        case R_PE:
-            prefix = "wrong output format ";
-            c->exit_code = JUDGE_CHECK_PE;
-            break;
-        case R_DIRT:
-            prefix = "wrong output format ";
-            c->exit_code = JUDGE_CHECK_PE;
-            break;
-        case R_POINTS:
-            prefix = "points ";
-            c->exit_code = JUDGE_CHECK_POINTS;
-            break;
-        default:
-            prefix = "FAIL ";
-            c->exit_code = JUDGE_CHECK_FAIL;
-            break;
-        }
-        if (result != R_POINTS)
-            c->points = NAN;
-        size_t k = bounded_copy(c->final, 0, sizeof c->final - 1, prefix, strlen(prefix));
-        size_t start = k, open, close;
-        k = bounded_copy(c->final, k, sizeof c->final - 1, w, wl);
-        if (has_exactly_one_pair(w, wl, &open, &close)) { /* __testlib_toPrintableMessage */
-            c->final[start + open] = '(';
-            if (start + close < k)
-                c->final[start + close] = ')';
-        }
-        c->final[k] = '\0';
-        c->final_len = k;
-        longjmp(c->jb, 1);
-    }
-}
-
-static _Noreturn void quit_s(ctx *c, stream *s, int result, const char *msg) {
-    quit_n(c, s, result, msg, strlen(msg));
-}
-
-__attribute__((format(printf, 4, 5))) static _Noreturn void quitf(ctx *c, stream *s, int result,
-                                                                  const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(c->fmt, MSG_BUF, fmt, ap);
-    va_end(ap);
-    size_t len = n < 0 ? 0 : (size_t)n >= MSG_BUF ? MSG_BUF - 1 : (size_t)n;
-    quit_n(c, s, result, c->fmt, len);
-}
-
-static void *reserve(ctx *c, grow *g, size_t bytes) {
-    if (bytes > g->cap) {
-        size_t cap = g->cap ? g->cap : 64;
-        while (cap < bytes)
-            cap = cap > SIZE_MAX / 2 ? bytes : cap * 2;
-        void *p = realloc(g->p, cap);
-        if (p == NULL)
-            quit_s(c, &c->ouf, R_FAIL, "Not enough memory");
-        g->p = p;
-        g->cap = cap;
-    }
-    return g->p;
-}
-
-/* ------------------------------------------------------------------ formatting helpers */
-
-typedef struct {
-    char s[72];
-} cbuf;
-
-/* testlib's compress() / __testlib_part(): NULs shown as '~', over 64 chars -> 30 + "..." + 31.
- * upper: apply upperCase() first (a-z only). */
-static const char *compress_up(cbuf *b, const unsigned char *p, size_t n, int upper) {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (n > 64 && i == 30) {
-            memcpy(b->s + k, "...", 3);
-            k += 3;
-            i = n - 31;
-        }
-        unsigned char ch = p[i];
-        if (ch == 0)
-            ch = '~';
-        else if (upper && ch >= 'a' && ch <= 'z')
-            ch = (unsigned char)(ch - 'a' + 'A');
-        b->s[k++] = (char)ch;
-    }
-    b->s[k] = '\0';
-    return b->s;
-}
-
-static const char *compress(cbuf *b, view v) { return compress_up(b, v.p, v.n, 0); }
-
-static const char *english_ending(int x) {
-    x %= 100;
-    if (x / 10 == 1)
-        return "th";
-    if (x % 10 == 1)
-        return "st";
-    if (x % 10 == 2)
-        return "nd";
-    if (x % 10 == 3)
-        return "rd";
-    return "th";
-}
-
-static int view_eq(view a, view b) {
-    return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
-}
-
-static int view_is(view a, const char *lit) {
-    size_t n = strlen(lit);
-    return a.n == n && memcmp(a.p, lit, n) == 0;
-}
-
-/* ------------------------------------------------------------------ reading */
-
-/* InStream::readWord / readToken. */
-static view read_word(ctx *c, stream *s) {
-    skip_blanks(s);
-    if (at_eof(s))
-        quit_s(c, s, R_UEOF, "Unexpected end of file - token expected");
-    size_t start = s->pos, end = start;
-    size_t limit = s->len - start > MAX_TOKEN_LENGTH ? start + MAX_TOKEN_LENGTH + 1 : s->len;
-    const unsigned char *p = s->p;
-    while (end < limit && !BLANK[p[end]])
-        end++;
-    if (end - start > MAX_TOKEN_LENGTH) {
-        cbuf b;
-        quitf(c, s, R_PE, "Length of token exceeds %d, token is '%s...'", (int)MAX_TOKEN_LENGTH,
-              compress_up(&b, p + start, MAX_TOKEN_LENGTH + 1, 0));
-    }
-    s->pos = end;
-    return (view){p + start, end - start};
-}
-
-/* The parsing part of stringToLongLong on exactly these bytes (no NUL inside): at most 20 chars,
- * an optional minus (not alone), digits only, no leading zero unless the text is "0" ("-0" and
- * "00" are refused), within int64. Every refusal gives the same message, so only validity
- * matters here. */
-static int parse_ll(const unsigned char *p, size_t n, long long *out) {
-    if (n == 0 || n > 20)
-        return 0;
-    int minus = n > 1 && p[0] == '-';
-    size_t i = minus ? 1 : 0;
-    if (p[i] == '0') {
-        if (i + 1 == n && !minus) {
-            *out = 0;
-            return 1;
-        }
-        return 0;
-    }
-    if (n - i > 19) /* >= 1e19, beyond int64 */
-        return 0;
-    unsigned long long mag = 0;
-    for (; i < n; i++) {
-        unsigned d = (unsigned)p[i] - '0';
-        if (d > 9)
-            return 0;
-        mag = mag * 10 + d; /* at most 19 digits: fits */
-    }
-    if (minus) {
-        if (mag > 9223372036854775808ULL)
-            return 0;
-        *out = mag == 9223372036854775808ULL ? LLONG_MIN : -(long long)mag;
-    } else {
-        if (mag > 9223372036854775807ULL)
-            return 0;
-        *out = (long long)mag;
-    }
-    return 1;
-}
-
-static long long to_ll(ctx *c, stream *s, const unsigned char *p, size_t n) {
-    long long v;
-    if (!parse_ll(p, n, &v)) {
-        cbuf b;
-        quitf(c, s, R_PE, "Expected integer, but \"%s\" found", compress_up(&b, p, n, 0));
-    }
-    return v;
-}
-
-static void check_no_nul(ctx *c, stream *s, view w, const char *what) {
-    if (w.n > 0 && memchr(w.p, 0, w.n) != NULL) {
-        cbuf b;
-        quitf(c, s, R_PE, "Expected %s, but \"%s\" found (it contains \\0)", what, compress(&b, w));
-    }
-}
-
-static long long read_long(ctx *c, stream *s) {
-    if (seek_eof(s))
-        quit_s(c, s, R_UEOF, "Unexpected end of file - int64 expected");
-    view w = read_word(c, s);
-    check_no_nul(c, s, w, "integer");
-    return to_ll(c, s, w.p, w.n);
-}
-
-static int read_int(ctx *c, stream *s) {
-    if (seek_eof(s))
-        quit_s(c, s, R_UEOF, "Unexpected end of file - int32 expected");
-    view w = read_word(c, s);
-    check_no_nul(c, s, w, "integer");
-    long long v = to_ll(c, s, w.p, w.n);
-    if (v < INT32_MIN || v > INT32_MAX) {
-        cbuf b;
-        quitf(c, s, R_PE, "Expected int32, but \"%s\" found", compress(&b, w));
-    }
-    return (int)v;
-}
-
-static locale_t c_locale(void) {
-    static locale_t shared;
-    locale_t loc = __atomic_load_n(&shared, __ATOMIC_ACQUIRE);
-    if (loc == (locale_t)0) {
-        locale_t fresh = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-        if (fresh == (locale_t)0)
-            return (locale_t)0;
-        locale_t expected = (locale_t)0;
-        if (__atomic_compare_exchange_n(&shared, &expected, fresh, 0, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_ACQUIRE))
-            loc = fresh;
-        else {
-            freelocale(fresh);
-            loc = expected;
-        }
-    }
-    return loc;
-}
-
-/* stringToDouble: the character screen, then sscanf("%lf%s") must take the whole token. For
- * screened tokens that is "strtod in the C locale consumes every byte", once a trailing exponent
- * mark without digits is dropped (checked against glibc's sscanf on 20M random tokens). */
-static double to_double(ctx *c, stream *s, view w) {
-    int minus = 0, plus = 0, point = 0, digits = 0, es = 0, bad = 0;
-    for (size_t i = 0; i < w.n && !bad; i++) {
-        unsigned char ch = w.p[i];
-        if (ch >= '0' && ch <= '9')
-            digits++;
-        else if (ch == 'e' || ch == 'E')
-            es++;
-        else if (ch == '-')
-            minus++;
-        else if (ch == '+')
-            plus++;
-        else if (ch == '.')
-            point++;
-        else
-            bad = 1;
-    }
-    double r = 0;
-    if (!bad && !(digits == 0 || minus > 2 || plus > 2 || point > 1 || es > 1)) {
-        /* glibc's scanf consumes an exponent mark with no digits ("8e", "2e+") and keeps the
-         * mantissa: so does testlib, so drop such a tail */
-        size_t m = w.n;
-        if (es == 1) {
-            size_t k = 0;
-            while (w.p[k] != 'e' && w.p[k] != 'E')
-                k++;
-            size_t t = k + 1;
-            if (t < m && (w.p[t] == '+' || w.p[t] == '-'))
-                t++;
-            if (t == m)
-                m = k;
-        }
-        char *buf = reserve(c, &c->num, m + 1);
-        memcpy(buf, w.p, m);
-        buf[m] = '\0';
-        locale_t loc = c_locale();
-        if (loc == (locale_t)0)
-            quit_s(c, &c->ouf, R_FAIL, "Cannot create the C locale");
-        char *end = NULL;
-        r = strtod_l(buf, &end, loc);
-        if (m > 0 && end == buf + m && !isnan(r))
-            return r;
-    }
-    cbuf b;
-    quitf(c, s, R_PE, "Expected double, but \"%s\" found", compress(&b, w));
-}
-
-static double read_double(ctx *c, stream *s) {
-    if (seek_eof(s))
-        quit_s(c, s, R_UEOF, "Unexpected end of file - double expected");
-    view w = read_word(c, s);
-    check_no_nul(c, s, w, "double");
-    return to_double(c, s, w);
-}
-
-/* InStream::readString / readLine (non-strict): up to LF, CRLF or EOF. A CR not followed by LF
- * is dropped and the next byte is taken as is (or char(EOFC) = '\xff' at the end of the file). */
-static view read_string(ctx *c, stream *s) {
-    const unsigned char *p = s->p;
-    size_t start = s->pos, len = s->len, i = start;
-    while (i < len && p[i] != '\n' && p[i] != '\r')
-        i++;
-    if (i >= len) {
-        s->pos = len;
-        return (view){p + start, len - start};
-    }
-    if (p[i] == '\n') {
-        s->pos = i + 1;
-        return (view){p + start, i - start};
-    }
-    if (i + 1 < len && p[i + 1] == '\n') {
-        s->pos = i + 2;
-        return (view){p + start, i - start};
-    }
-    /* slow path: a lone CR */
-    unsigned char *out = reserve(c, &s->line, len - start + 1);
-    size_t k = i - start;
-    memcpy(out, p + start, k);
-    size_t pos = i;
-    for (;;) {
-        if (pos >= len || p[pos] == '\n')
-            break;
-        if (p[pos] == '\r') {
-            pos++;
-            if (pos < len && p[pos] == '\n') {
-                pos--;
-                break;
-            }
-            out[k++] = pos >= len ? 0xFF : p[pos++];
-            continue;
-        }
-        out[k++] = p[pos++];
-    }
-    /* eoln() */
-    if (pos < len) {
-        if (p[pos] == '\n')
-            pos++;
-        else if (p[pos] == '\r' && pos + 1 < len && p[pos + 1] == '\n')
-            pos += 2;
-    }
-    s->pos = pos;
-    return (view){out, k};
-}
-
-/* ------------------------------------------------------------------ the checkers */
-
 #define OUF (&c->ouf)
 #define ANS (&c->ans)
 
-static void chk_ncmp(ctx *c) {
+void chk_ncmp(ctx *c) {
     int n = 0;
     char first[5 * 21 + 8];
     size_t fl = 0;
@@ -575,7 +65,7 @@ static void chk_ncmp(ctx *c) {
     quitf(c, OUF, R_OK, "%d numbers", n);
 }
 
-static void chk_wcmp(ctx *c) {
+void chk_wcmp(ctx *c) {
     int n = 0;
     view j = {(const unsigned char *)"", 0}, p;
     while (!seek_eof(ANS) && !seek_eof(OUF)) {
@@ -644,9 +134,9 @@ static void lines_checker(ctx *c, int by_words) {
     quitf(c, OUF, R_OK, "%d lines", n);
 }
 
-static void chk_lcmp(ctx *c) { lines_checker(c, 1); }
+void chk_lcmp(ctx *c) { lines_checker(c, 1); }
 
-static void chk_fcmp(ctx *c) { lines_checker(c, 0); }
+void chk_fcmp(ctx *c) { lines_checker(c, 0); }
 
 static int double_compare(double expected, double result, double max_error) {
     max_error += 1E-15;
@@ -693,13 +183,13 @@ static void rcmp_n(ctx *c, double eps, int prec) {
     quitf(c, OUF, R_OK, "%d numbers", n);
 }
 
-static void chk_rcmp4(ctx *c) { rcmp_n(c, 1E-4, 5); }
+void chk_rcmp4(ctx *c) { rcmp_n(c, 1E-4, 5); }
 
-static void chk_rcmp6(ctx *c) { rcmp_n(c, 1E-6, 7); }
+void chk_rcmp6(ctx *c) { rcmp_n(c, 1E-6, 7); }
 
-static void chk_rcmp9(ctx *c) { rcmp_n(c, 1E-9, 10); }
+void chk_rcmp9(ctx *c) { rcmp_n(c, 1E-9, 10); }
 
-static void chk_rncmp(ctx *c) {
+void chk_rncmp(ctx *c) {
     const double eps = 1.5E-5;
     int n = 0;
     while (!seek_eof(ANS)) {
@@ -714,7 +204,7 @@ static void chk_rncmp(ctx *c) {
 }
 
 /* acmp and rcmp: one double, absolute error 1.5E-6. */
-static void chk_rcmp(ctx *c) {
+void chk_rcmp(ctx *c) {
     const double eps = 1.5E-6;
     double ja = read_double(c, ANS);
     double pa = read_double(c, OUF);
@@ -723,7 +213,7 @@ static void chk_rcmp(ctx *c) {
     quitf(c, OUF, R_OK, "answer is %.10f", ja);
 }
 
-static void chk_dcmp(ctx *c) {
+void chk_dcmp(ctx *c) {
     double ja = read_double(c, ANS);
     double pa = read_double(c, OUF);
     if (!double_compare(ja, pa, 1E-6))
@@ -731,7 +221,7 @@ static void chk_dcmp(ctx *c) {
     quitf(c, OUF, R_OK, "answer is %.10f", ja);
 }
 
-static void chk_icmp(ctx *c) {
+void chk_icmp(ctx *c) {
     int ja = read_int(c, ANS);
     int pa = read_int(c, OUF);
     if (ja != pa)
@@ -752,7 +242,7 @@ static int is_huge_integer(view v) {
     return 1;
 }
 
-static void chk_hcmp(ctx *c) {
+void chk_hcmp(ctx *c) {
     view ja = read_word(c, ANS);
     view pa = read_word(c, OUF);
     cbuf a, b;
@@ -782,7 +272,7 @@ static int upper_is(view v, const char *word) {
     return 1;
 }
 
-static void chk_yesno(ctx *c) {
+void chk_yesno(ctx *c) {
     view ja = read_word(c, ANS);
     view pa = read_word(c, OUF);
     cbuf a, b;
@@ -798,7 +288,7 @@ static void chk_yesno(ctx *c) {
     quitf(c, OUF, R_OK, "answer is %s", jy ? "YES" : "NO");
 }
 
-static void chk_nyesno(ctx *c) {
+void chk_nyesno(ctx *c) {
     int index = 0, yes = 0, no = 0, last_yes = 0;
     while (!seek_eof(ANS) && !seek_eof(OUF)) {
         index++;
@@ -849,7 +339,7 @@ static int cmp_ll(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static void chk_uncmp(ctx *c) {
+void chk_uncmp(ctx *c) {
     size_t nj = 0, np = 0;
     long long *ja = NULL;
     while (!seek_eof(ANS)) {
@@ -911,7 +401,7 @@ static double checked_points(ctx *c, double points) {
     return points <= 0 ? 0.0 : fmin(points, 1E6);
 }
 
-static void chk_pointscmp(ctx *c) {
+void chk_pointscmp(ctx *c) {
     double ja = read_double(c, ANS);
     double pa = read_double(c, OUF);
     double points = checked_points(c, fabs(ja - pa));
@@ -929,7 +419,7 @@ static void chk_pointscmp(ctx *c) {
     quitf(c, OUF, R_POINTS, "%s ja=%.4f pa=%.4f", pts, ja, pa);
 }
 
-static void chk_pointsinfo(ctx *c) {
+void chk_pointsinfo(ctx *c) {
     double pa = read_double(c, OUF);
     double ja = read_double(c, ANS);
     c->points = NAN;
@@ -955,7 +445,7 @@ static void expect_case_header(ctx *c, stream *s, int test_case, int read_case_w
               compress(&b, num), test_case);
 }
 
-static void chk_caseicmp(ctx *c) {
+void chk_caseicmp(ctx *c) {
     size_t nj = 0;
     long long *ja = NULL;
     for (int tc = 1; !seek_eof(ANS); tc++) {
@@ -1134,154 +624,6 @@ static void case_checker(ctx *c, int numbers) {
     quitf(c, OUF, R_OK, "%d test cases(s)", tc);
 }
 
-static void chk_casencmp(ctx *c) { case_checker(c, 1); }
+void chk_casencmp(ctx *c) { case_checker(c, 1); }
 
-static void chk_casewcmp(ctx *c) { case_checker(c, 0); }
-
-/* ------------------------------------------------------------------ registry and entry points */
-
-typedef struct {
-    const char *name;
-    checker_fn fn;
-} checker_entry;
-
-static const checker_entry CHECKERS[] = {
-    {"acmp", chk_rcmp},
-    {"caseicmp", chk_caseicmp},
-    {"casencmp", chk_casencmp},
-    {"casewcmp", chk_casewcmp},
-    {"dcmp", chk_dcmp},
-    {"fcmp", chk_fcmp},
-    {"hcmp", chk_hcmp},
-    {"icmp", chk_icmp},
-    {"lcmp", chk_lcmp},
-    {"ncmp", chk_ncmp},
-    {"nyesno", chk_nyesno},
-    {"pointscmp", chk_pointscmp},
-    {"pointsinfo", chk_pointsinfo},
-    {"rcmp", chk_rcmp},
-    {"rcmp4", chk_rcmp4},
-    {"rcmp6", chk_rcmp6},
-    {"rcmp9", chk_rcmp9},
-    {"rncmp", chk_rncmp},
-    {"uncmp", chk_uncmp},
-    {"wcmp", chk_wcmp},
-    {"yesno", chk_yesno},
-};
-
-const char *const judge_checker_names[] = {
-    "acmp",  "caseicmp", "casencmp", "casewcmp",  "dcmp",       "fcmp", "hcmp",  "icmp",
-    "lcmp",  "ncmp",     "nyesno",   "pointscmp", "pointsinfo", "rcmp", "rcmp4", "rcmp6",
-    "rcmp9", "rncmp",    "uncmp",    "wcmp",      "yesno",      NULL,
-};
-
-static checker_fn find_checker(const char *name) {
-    if (name == NULL)
-        return NULL;
-    for (size_t i = 0; i < sizeof CHECKERS / sizeof CHECKERS[0]; i++)
-        if (strcmp(CHECKERS[i].name, name) == 0)
-            return CHECKERS[i].fn;
-    return NULL;
-}
-
-int judge_checker_exists(const char *name) { return find_checker(name) != NULL; }
-
-static void write_message(char *message, size_t cap, const char *text, size_t n) {
-    if (message == NULL || cap == 0)
-        return;
-    if (n > cap - 1)
-        n = cap - 1;
-    memcpy(message, text, n);
-    message[n] = '\0';
-}
-
-static void init_stream(stream *s, const judge_stream_spec *spec, int mode,
-                        const char *default_name) {
-    s->p = spec->data != NULL ? (const unsigned char *)spec->data : (const unsigned char *)"";
-    s->len = spec->data != NULL ? spec->len : 0;
-    s->pos = 0;
-    s->mode = mode;
-    s->name = spec->name != NULL ? spec->name : default_name;
-}
-
-/* registerTestlibCmd's opening of the streams, then the checker. Returns only by longjmp. */
-static void run_checker(ctx *c, checker_fn fn, const judge_stream_spec *specs) {
-    if (setjmp(c->jb) != 0)
-        return;
-    stream *order[3] = {&c->inf, &c->ouf, &c->ans};
-    for (int i = 0; i < 3; i++) {
-        stream *s = order[i];
-        if (!specs[i].missing && specs[i].size > MAX_FILE_SIZE)
-            quitf(c, s, R_PE, "File size exceeds %d bytes, size is %d", (int)MAX_FILE_SIZE,
-                  (int)(int32_t)(uint32_t)specs[i].size);
-        if (specs[i].missing && s->mode == M_OUTPUT)
-            quitf(c, s, R_PE, "Output file not found: \"%s\"", s->name);
-        if (specs[i].missing && s->mode == M_ANSWER)
-            quitf(c, s, R_FAIL, "Answer file not found: \"%s\"", s->name);
-        if (s == &c->ouf && s->len >= 3 && memcmp(s->p, "\xEF\xBB\xBF", 3) == 0)
-            s->pos = 3;
-    }
-    for (int i = 1; i < 3; i++)
-        if (specs[i].read_error)
-            quitf(c, &c->ouf, R_FAIL, "BufferedFileInputStreamReader: unable to read (%s)",
-                  order[i]->name);
-    fn(c);
-    quit_s(c, &c->ouf, R_FAIL, "Checker must end with quit or quitf call.");
-}
-
-int judge_check_streams(const char *name, const judge_stream_spec specs[3], char *message,
-                        size_t message_cap, double *points) {
-    if (points != NULL)
-        *points = NAN;
-    checker_fn fn = find_checker(name);
-    if (fn == NULL) {
-        char text[256];
-        int n =
-            snprintf(text, sizeof text, "FAIL Unknown checker '%.200s'", name ? name : "(null)");
-        write_message(message, message_cap, text, n < 0 ? 0 : (size_t)n);
-        return JUDGE_CHECK_FAIL;
-    }
-    for (int i = 0; i < 3; i++)
-        if (specs[i].data == NULL && specs[i].len != 0) {
-            static const char text[] = "FAIL judge_check: NULL buffer with a non-zero length";
-            write_message(message, message_cap, text, sizeof text - 1);
-            return JUDGE_CHECK_FAIL;
-        }
-    ctx *c = malloc(sizeof *c); /* the message buffers need no zeroing */
-    if (c != NULL)
-        memset(c, 0, offsetof(ctx, fmt));
-    if (c == NULL) {
-        static const char text[] = "FAIL Not enough memory";
-        write_message(message, message_cap, text, sizeof text - 1);
-        return JUDGE_CHECK_FAIL;
-    }
-    init_stream(&c->inf, &specs[0], M_INPUT, "input");
-    init_stream(&c->ouf, &specs[1], M_OUTPUT, "output");
-    init_stream(&c->ans, &specs[2], M_ANSWER, "answer");
-    c->points = NAN;
-    c->exit_code = JUDGE_CHECK_FAIL;
-    run_checker(c, fn, specs);
-    int code = c->exit_code;
-    write_message(message, message_cap, c->final, c->final_len);
-    if (points != NULL)
-        *points = code == JUDGE_CHECK_POINTS ? c->points : NAN;
-    free(c->num.p);
-    free(c->arr[0].p);
-    free(c->arr[1].p);
-    free(c->ouf.line.p);
-    free(c->ans.line.p);
-    free(c->inf.line.p);
-    free(c);
-    return code;
-}
-
-int judge_check(const char *name, const char *input, size_t input_len, const char *output,
-                size_t output_len, const char *answer, size_t answer_len, char *message,
-                size_t message_cap, double *points) {
-    judge_stream_spec specs[3] = {
-        {input, input_len, "input", 0, 0, input_len},
-        {output, output_len, "output", 0, 0, output_len},
-        {answer, answer_len, "answer", 0, 0, answer_len},
-    };
-    return judge_check_streams(name, specs, message, message_cap, points);
-}
+void chk_casewcmp(ctx *c) { case_checker(c, 0); }

@@ -42,7 +42,8 @@ typedef struct {
 int judge_check_streams(const char *name, const judge_stream_spec specs[3], char *message,
                         size_t message_cap, double *points);
 
-/* Names of all checkers, NULL-terminated. */
+/* Names of all checkers (checker_list.h), NULL-terminated, and how many there are. */
 extern const char *const judge_checker_names[];
+extern const int judge_checker_count;
 
 #endif

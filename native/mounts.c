@@ -1,7 +1,10 @@
 /* The sandbox's filesystem: a read-only root assembled from bind mounts of the host's toolchain
  * directories, the box at /box (a host directory, or a size-capped tmpfs), a size-capped tmpfs
  * /tmp, a fresh /proc and a minimal /dev. */
-#include "supervisor.h"
+#include "mounts.h"
+
+#include "log.h"
+#include "slot.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,9 @@
  * the stdin/stdout/stderr descriptors attached as SCM_RIGHTS; the ready message and the reply
  * are "key=value" lines, the fields of protocol.h in its order. The ready message carries the
  * descriptor of a tmpfs box, when the slot has one. */
-#include "supervisor.h"
+#include "protocol.h"
+
+#include "slot.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +27,11 @@ const struct protocol_field protocol_ready_fields[] = {PROTOCOL_READY_FIELDS(PRO
 const int protocol_ready_field_count = 0 PROTOCOL_READY_FIELDS(PROTOCOL_COUNT);
 const struct protocol_field protocol_reply_fields[] = {PROTOCOL_REPLY_FIELDS(PROTOCOL_FIELD_ENTRY)};
 const int protocol_reply_field_count = 0 PROTOCOL_REPLY_FIELDS(PROTOCOL_COUNT);
+#define PROTOCOL_TEXT_ENTRY(name, text) {#name, text},
+const struct protocol_text protocol_killed_by[] = {PROTOCOL_KILLED_BY(PROTOCOL_TEXT_ENTRY)};
+const int protocol_killed_by_count = 0 PROTOCOL_KILLED_BY(PROTOCOL_COUNT);
+
+const char *killed_by_text(enum killed_by reason) { return protocol_killed_by[reason].text; }
 
 static int take_string(char *data, uint32_t len, char **out) {
     if (len == 0 || data[len - 1] != '\0')

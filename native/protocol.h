@@ -4,6 +4,8 @@
 #ifndef JUDGE_PROTOCOL_H
 #define JUDGE_PROTOCOL_H
 
+#include <stddef.h>
+
 /* Raised on any change a peer built from other sources would misread. */
 #define PROTOCOL_VERSION 2
 
@@ -77,6 +79,24 @@ enum request_fd_bit {
     X(error, text, error)
 // clang-format on
 
+/* What stopped a run, as the reply's killed_by field names it (empty when nothing did):
+ * X(name, text). judge.verdicts.KilledBy has these, under the same names, and the stops the
+ * judge itself concludes (tests/test_protocol.py). */
+// clang-format off
+#define PROTOCOL_KILLED_BY(X)    \
+    X(CPU_TIMER, "cpu-timer")    \
+    X(WALL_TIMER, "wall-timer")  \
+    X(OUTPUT, "output")          \
+    X(SECCOMP, "seccomp")        \
+    X(MEMORY, "memory")
+// clang-format on
+
+enum killed_by {
+#define PROTOCOL_KILLED_BY_ENUM(name, text) KILLED_BY_##name,
+    PROTOCOL_KILLED_BY(PROTOCOL_KILLED_BY_ENUM)
+#undef PROTOCOL_KILLED_BY_ENUM
+};
+
 /* The same definitions as data, for the Python side. */
 struct protocol_name {
     const char *name;
@@ -86,6 +106,10 @@ struct protocol_field {
     const char *key;
     const char *kind;
 };
+struct protocol_text {
+    const char *name;
+    const char *text;
+};
 extern const struct protocol_name protocol_request_tags[];
 extern const int protocol_request_tag_count;
 extern const struct protocol_name protocol_fd_bits[];
@@ -94,5 +118,27 @@ extern const struct protocol_field protocol_ready_fields[];
 extern const int protocol_ready_field_count;
 extern const struct protocol_field protocol_reply_fields[];
 extern const int protocol_reply_field_count;
+extern const struct protocol_text protocol_killed_by[];
+extern const int protocol_killed_by_count;
+
+/* The supervisor's side of the wire (protocol.c). */
+struct run_request;
+struct run_result;
+
+/* What the ready message tells the judge about the slot. */
+struct slot_ready {
+    int protocol;         /* PROTOCOL_VERSION */
+    const char *cgroup;   /* "v1", "v2" or "none" */
+    const char *uid;      /* "separate" or "mapped-self" */
+    const char *priority; /* "raised" or "normal" */
+    const char *cgroup_reason;
+};
+
+int read_request(int sock, char *buf, size_t cap, struct run_request *req);
+int write_ready(int sock, const struct slot_ready *ready, int fd);
+int write_result(int sock, const struct run_result *res);
+int write_startup_error(int sock, const char *message);
+/* The reply's text for what stopped a run. */
+const char *killed_by_text(enum killed_by reason);
 
 #endif

@@ -1,12 +1,13 @@
 /* Installs the seccomp BPF program built by the Python side, right before execve. The filter
  * refuses with SECCOMP_RET_USER_NOTIF, so the supervisor learns which syscall was refused; the
  * listener descriptor is returned to be handed over. */
-#include "supervisor.h"
+#include "seccomp_install.h"
 
 #include <errno.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>

@@ -7,7 +7,9 @@
  * terminal may take less than it said); what it cannot take waits in a memfd the supervisor
  * owns, in order. After the run what is waiting is delivered for as long as the slot's
  * delivery time allows; the rest is dropped and counted, never silently. */
-#include "supervisor.h"
+#include "sink.h"
+
+#include "log.h"
 
 #include <errno.h>
 #include <fcntl.h>

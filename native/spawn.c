@@ -1,7 +1,15 @@
 /* One run: fork the program inside the slot's namespaces, confine it, watch its CPU clock, wall
  * clock, output and refused syscalls, then kill everything it left behind and collect figures. */
-#include "supervisor.h"
+#include "spawn.h"
 
+#include "cgroups.h"
+#include "log.h"
+#include "mounts.h"
+#include "protocol.h"
+#include "seccomp_install.h"
+#include "sink.h"
+#include "slot.h"
+#include "spawner.h"
 #include "starvation.h"
 #include "sysinfo_answer.h"
 
@@ -33,12 +41,6 @@
 #define SYNC_FD 3
 /* Without a memory cgroup the run's resident memory is sampled this often. */
 #define MEMORY_WATCH_NS (5 * 1000000ull)
-
-uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t timeval_ns(struct timeval tv) {
     return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
@@ -669,7 +671,7 @@ static void serve_seccomp_notice(struct run *run) {
     }
     if (received)
         run->res->syscall_nr = notif.data.nr;
-    run->res->killed_by = "seccomp";
+    run->res->killed_by = killed_by_text(KILLED_BY_SECCOMP);
 }
 
 /* Waits until the next check is due or something happens; returns true once the main process
@@ -696,7 +698,7 @@ static bool serve_events(struct run *run) {
     if (pfd[POLL_STDERR_ROOM].revents)
         sink_flush(&sinks[1]);
     if (pfd[POLL_STDOUT].revents && sink_drain(&sinks[0]))
-        run->res->killed_by = "output";
+        run->res->killed_by = killed_by_text(KILLED_BY_OUTPUT);
     if (pfd[POLL_STDERR].revents)
         sink_drain(&sinks[1]);
     if (pfd[POLL_LISTENER].revents & POLLIN)
@@ -729,7 +731,7 @@ static void check_wall_clock(struct run *run, uint64_t now) {
     scan_live_processes(&live, NULL);
     uint64_t outside = starvation_outside_ns(&run->starvation, run_cpu_so_far_ns(run, &live));
     run->res->waiting_ns = live.waiting_ns < outside ? live.waiting_ns : outside;
-    run->res->killed_by = "wall-timer";
+    run->res->killed_by = killed_by_text(KILLED_BY_WALL_TIMER);
 }
 
 /* The CPU limit is checked on a schedule rather than with a POSIX CPU timer: seen from another
@@ -742,7 +744,7 @@ static void check_cpu_time(struct run *run, uint64_t now) {
         return;
     uint64_t used = program_cpu_ns(run->clock, &run->hello);
     if (used >= run->cpu_limit) {
-        run->res->killed_by = "cpu-timer";
+        run->res->killed_by = killed_by_text(KILLED_BY_CPU_TIMER);
         return;
     }
     uint64_t step = (run->cpu_limit - used) / run->cores;
@@ -766,7 +768,7 @@ static void check_memory(struct run *run, uint64_t now) {
     if (resident > run->res->memory_bytes)
         run->res->memory_bytes = resident;
     if (resident > run->req->memory_bytes)
-        run->res->killed_by = "memory";
+        run->res->killed_by = killed_by_text(KILLED_BY_MEMORY);
     run->next_memory_check = now + MEMORY_WATCH_NS;
 }
 
@@ -824,7 +826,7 @@ static void deliver_output(struct run *run) {
     for (int i = 0; i < 2; i++) {
         for (;;) {
             if (sink_drain(&run->sinks[i]) && i == 0 && !run->res->killed_by)
-                run->res->killed_by = "output";
+                run->res->killed_by = killed_by_text(KILLED_BY_OUTPUT);
             if (run->sinks[i].closed || sink_wants_input(&run->sinks[i]))
                 break;
             sink_finish(&run->sinks[i], 1, deadline);
@@ -847,7 +849,7 @@ static void record_figures(struct run *run) {
         res->memory_source = "rusage+tmpfs";
     }
     if (res->signal == SIGSYS && !res->killed_by)
-        res->killed_by = "seccomp";
+        res->killed_by = killed_by_text(KILLED_BY_SECCOMP);
 }
 
 /* The child's set-up before exec is the sandbox's CPU, not the program's. */

@@ -14,7 +14,9 @@
  * in the pids controller (the limit is raised by one) and the CPU it spends inside the run's
  * cgroups (the fork) is taken off the run's figure. Hand-offs go through pipes, which also
  * order the memory the two threads share; no lock of the C library is shared with init. */
-#include "supervisor.h"
+#include "spawner.h"
+
+#include "cgroups.h"
 
 #include <errno.h>
 #include <fcntl.h>

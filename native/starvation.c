@@ -16,7 +16,7 @@
  * two seconds, far above that grain. */
 #include "starvation.h"
 
-#include "supervisor.h"
+#include "log.h"
 
 #include <fcntl.h>
 #include <stdio.h>

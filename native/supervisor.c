@@ -7,8 +7,12 @@
  *                python -> outer supervisor (host namespaces: uid maps, cgroup directories)
  *                            -> init (pid 1 of the sandbox's namespaces: serves the requests)
  *                                 -> the program of each run */
-#include "supervisor.h"
-
+#include "cgroups.h"
+#include "log.h"
+#include "mounts.h"
+#include "protocol.h"
+#include "slot.h"
+#include "spawn.h"
 #include "starvation.h"
 
 #include <errno.h>
@@ -17,7 +21,6 @@
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +31,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int report_sock = -1;
 /* The slot's init, once it exists, as a pidfd: the parent-death signal kills it, and once it
  * is reaped the pidfd can reach no other process that got its pid. */
 static volatile sig_atomic_t init_pidfd = -1;
@@ -41,31 +43,6 @@ static void on_parent_death(int sig) {
     if (init_pidfd >= 0 && syscall(SYS_pidfd_send_signal, init_pidfd, SIGKILL, NULL, 0) < 0) {
         /* Gone already: main() is reaping it. */
     }
-}
-
-bool verbose_notes;
-
-void note(const char *fmt, ...) {
-    if (!verbose_notes)
-        return;
-    char msg[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "judge-supervisor[%d]: %s\n", (int)getpid(), msg);
-}
-
-void die(const char *fmt, ...) {
-    char msg[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    if (report_sock >= 0)
-        write_startup_error(report_sock, msg);
-    fprintf(stderr, "judge-supervisor: %s\n", msg);
-    _exit(1);
 }
 
 static void usage(void) {
@@ -83,70 +60,82 @@ static long parse_number(const char *text, long min, long max) {
     return v;
 }
 
-static void parse_args(int argc, char **argv, struct slot_config *cfg) {
-    static const struct option options[] = {
-        {"sock", required_argument, NULL, 's'},
-        {"slot", required_argument, NULL, 'n'},
-        {"cpu", required_argument, NULL, 'c'},
-        {"box", required_argument, NULL, 'b'},
-        {"box-writable", no_argument, NULL, 'w'},
-        {"tmp-mb", required_argument, NULL, 't'},
-        {"cgroup", required_argument, NULL, 'g'},
-        {"bind", required_argument, NULL, 'B'},
-        {"parent-pid", required_argument, NULL, 'p'},
-        {"delivery-ms", required_argument, NULL, 'd'},
-        {"box-tmpfs-mb", required_argument, NULL, 'T'},
-        {"verbose", no_argument, NULL, 'v'},
-        {NULL, 0, NULL, 0},
-    };
+static const struct option options[] = {
+    {"sock", required_argument, NULL, 's'},
+    {"slot", required_argument, NULL, 'n'},
+    {"cpu", required_argument, NULL, 'c'},
+    {"box", required_argument, NULL, 'b'},
+    {"box-writable", no_argument, NULL, 'w'},
+    {"tmp-mb", required_argument, NULL, 't'},
+    {"cgroup", required_argument, NULL, 'g'},
+    {"bind", required_argument, NULL, 'B'},
+    {"parent-pid", required_argument, NULL, 'p'},
+    {"delivery-ms", required_argument, NULL, 'd'},
+    {"box-tmpfs-mb", required_argument, NULL, 'T'},
+    {"verbose", no_argument, NULL, 'v'},
+    {NULL, 0, NULL, 0},
+};
+
+static void set_defaults(struct slot_config *cfg) {
     memset(cfg, 0, sizeof(*cfg));
     cfg->sock = -1;
     cfg->cpu = -1;
     cfg->tmp_mb = 64;
     cfg->delivery_ms = 60000;
     cfg->cgroup_auto = true;
-    int opt;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
-        switch (opt) {
-        case 's': cfg->sock = (int)parse_number(optarg, 0, 1 << 20); break;
-        case 'n': cfg->slot = (int)parse_number(optarg, 0, 65535); break;
-        case 'p': cfg->parent_pid = (pid_t)parse_number(optarg, 1, INT_MAX); break;
-        case 'c': cfg->cpu = (int)parse_number(optarg, -1, CPU_SETSIZE - 1); break;
-        case 'b': cfg->box = optarg; break;
-        case 'w': cfg->box_writable = true; break;
-        case 'v': cfg->verbose = verbose_notes = true; break;
-        case 'd': cfg->delivery_ms = (uint64_t)parse_number(optarg, 0, 86400000); break;
-        case 't': cfg->tmp_mb = (unsigned)parse_number(optarg, 1, 1 << 20); break;
-        case 'T': cfg->box_tmpfs_mb = (unsigned)parse_number(optarg, 1, 1 << 20); break;
-        case 'g':
-            cfg->cgroup_auto = strcmp(optarg, "auto") == 0;
-            if (strcmp(optarg, "v1") == 0)
-                cfg->cgroup = CGROUP_V1;
-            else if (strcmp(optarg, "v2") == 0)
-                cfg->cgroup = CGROUP_V2;
-            else if (strcmp(optarg, "none") == 0)
-                cfg->cgroup = CGROUP_NONE;
-            else if (!cfg->cgroup_auto)
-                usage();
-            break;
-        case 'B': {
-            /* --bind HOST or --bind HOST=INSIDE, both absolute. */
-            char *target = strchr(optarg, '=');
-            if (target)
-                *target++ = '\0';
-            else
-                target = optarg;
-            if (cfg->nbinds >= MAX_BINDS || optarg[0] != '/' || target[0] != '/' ||
-                strcmp(target, "/") == 0 || strncmp(target, "/tmp", 4) == 0 ||
-                strncmp(target, "/proc", 5) == 0 || strncmp(target, "/dev", 4) == 0)
-                usage();
-            cfg->binds[cfg->nbinds] = optarg;
-            cfg->bind_targets[cfg->nbinds++] = target;
-            break;
-        }
-        default: usage();
-        }
+}
+
+/* --cgroup auto|v1|v2|none */
+static void take_cgroup_mode(struct slot_config *cfg, const char *mode) {
+    cfg->cgroup_auto = strcmp(mode, "auto") == 0;
+    if (strcmp(mode, "v1") == 0)
+        cfg->cgroup = CGROUP_V1;
+    else if (strcmp(mode, "v2") == 0)
+        cfg->cgroup = CGROUP_V2;
+    else if (strcmp(mode, "none") == 0)
+        cfg->cgroup = CGROUP_NONE;
+    else if (!cfg->cgroup_auto)
+        usage();
+}
+
+/* --bind HOST or --bind HOST=INSIDE, both absolute. */
+static void take_bind(struct slot_config *cfg, char *spec) {
+    char *target = strchr(spec, '=');
+    if (target)
+        *target++ = '\0';
+    else
+        target = spec;
+    if (cfg->nbinds >= MAX_BINDS || spec[0] != '/' || target[0] != '/' ||
+        strcmp(target, "/") == 0 || strncmp(target, "/tmp", 4) == 0 ||
+        strncmp(target, "/proc", 5) == 0 || strncmp(target, "/dev", 4) == 0)
+        usage();
+    cfg->binds[cfg->nbinds] = spec;
+    cfg->bind_targets[cfg->nbinds++] = target;
+}
+
+static void take_option(struct slot_config *cfg, int opt, char *value) {
+    switch (opt) {
+    case 's': cfg->sock = (int)parse_number(value, 0, 1 << 20); break;
+    case 'n': cfg->slot = (int)parse_number(value, 0, 65535); break;
+    case 'p': cfg->parent_pid = (pid_t)parse_number(value, 1, INT_MAX); break;
+    case 'c': cfg->cpu = (int)parse_number(value, -1, CPU_SETSIZE - 1); break;
+    case 'b': cfg->box = value; break;
+    case 'w': cfg->box_writable = true; break;
+    case 'v': cfg->verbose = verbose_notes = true; break;
+    case 'd': cfg->delivery_ms = (uint64_t)parse_number(value, 0, 86400000); break;
+    case 't': cfg->tmp_mb = (unsigned)parse_number(value, 1, 1 << 20); break;
+    case 'T': cfg->box_tmpfs_mb = (unsigned)parse_number(value, 1, 1 << 20); break;
+    case 'g': take_cgroup_mode(cfg, value); break;
+    case 'B': take_bind(cfg, value); break;
+    default: usage();
     }
+}
+
+static void parse_args(int argc, char **argv, struct slot_config *cfg) {
+    set_defaults(cfg);
+    int opt;
+    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1)
+        take_option(cfg, opt, optarg);
     if (cfg->sock < 0 || optind != argc || (cfg->box_tmpfs_mb && (cfg->box || cfg->box_writable)))
         usage();
     if (cfg->box && cfg->box[0] != '/')
@@ -214,6 +203,26 @@ static void relay_on(const cpu_set_t *cpus) {
         die("cpu affinity: %m");
 }
 
+/* One request's run, from the slot's CPU when it is an interaction's (see relay_on). */
+static void run_logged(const struct slot_config *cfg, const struct run_request *req,
+                       struct run_result *res, const cpu_set_t *own_cpus,
+                       const cpu_set_t *slot_cpu) {
+    note("run %s: cpu %llu ms, wall %llu ms, memory %llu MiB", req->argv[0],
+         (unsigned long long)req->cpu_ms, (unsigned long long)req->wall_ms,
+         (unsigned long long)(req->memory_bytes >> 20));
+    bool pinned = req->relay_on_cpu && cfg->cpu >= 0;
+    if (pinned)
+        relay_on(slot_cpu);
+    run_program(cfg, req, res);
+    if (pinned)
+        relay_on(own_cpus);
+    note("ran %s: exit %d, signal %d, cpu %.3f ms, wall %.3f ms, memory %llu KiB, "
+         "killed by %s%s%s",
+         req->argv[0], res->exit_code, res->signal, (double)res->cpu_ns / 1e6,
+         (double)res->wall_ns / 1e6, (unsigned long long)(res->memory_bytes >> 10),
+         res->killed_by ? res->killed_by : "-", res->error[0] ? "; error: " : "", res->error);
+}
+
 static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
     static char buffer[PROTOCOL_REQUEST_MAX];
     char pending_error[512] = "";
@@ -247,20 +256,7 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
             run_result_init(&res);
             snprintf(res.error, sizeof(res.error), "malformed request");
         } else {
-            note("run %s: cpu %llu ms, wall %llu ms, memory %llu MiB", req.argv[0],
-                 (unsigned long long)req.cpu_ms, (unsigned long long)req.wall_ms,
-                 (unsigned long long)(req.memory_bytes >> 20));
-            bool pinned = req.relay_on_cpu && cfg->cpu >= 0;
-            if (pinned)
-                relay_on(&slot_cpu);
-            run_program(cfg, &req, &res);
-            if (pinned)
-                relay_on(&own_cpus);
-            note("ran %s: exit %d, signal %d, cpu %.3f ms, wall %.3f ms, memory %llu KiB, "
-                 "killed by %s%s%s",
-                 req.argv[0], res.exit_code, res.signal, (double)res.cpu_ns / 1e6,
-                 (double)res.wall_ns / 1e6, (unsigned long long)(res.memory_bytes >> 10),
-                 res.killed_by ? res.killed_by : "-", res.error[0] ? "; error: " : "", res.error);
+            run_logged(cfg, &req, &res, &own_cpus, &slot_cpu);
         }
         /* A failure between runs is reported with the next run, which it would spoil. */
         if (pending_error[0] && !res.error[0])
@@ -296,15 +292,10 @@ static void hide_arguments(int argc, char **argv, struct slot_config *cfg) {
     memset(start, 0, (size_t)(end - start));
 }
 
-int main(int argc, char **argv) {
-    struct slot_config cfg;
-    parse_args(argc, argv, &cfg);
-    report_sock = cfg.sock;
-    if (fcntl(cfg.sock, F_SETFD, FD_CLOEXEC) < 0)
-        die("socket: %m");
-    /* The parent's death (PR_SET_PDEATHSIG follows the thread that started us, not the judge
-     * process) is SIGTERM, held back until the init exists and handled: the slot's cgroup
-     * directories must go with it. */
+/* The parent's death (PR_SET_PDEATHSIG follows the thread that started us, not the judge
+ * process) is SIGTERM, held back until the init exists and handled: the slot's cgroup
+ * directories must go with it. Returns the signal mask to restore once the init exists. */
+static sigset_t watch_parent(const struct slot_config *cfg) {
     sigset_t parent_death, unblocked;
     if (sigemptyset(&parent_death) < 0 || sigaddset(&parent_death, SIGTERM) < 0 ||
         sigprocmask(SIG_BLOCK, &parent_death, &unblocked) < 0)
@@ -316,24 +307,66 @@ int main(int argc, char **argv) {
         die("prctl: %m");
     /* The parent may have died before PR_SET_PDEATHSIG was in place. The parent's pid is
      * given, not assumed to differ from 1: a judge can be a container's PID 1. */
-    if (cfg.parent_pid && getppid() != cfg.parent_pid)
+    if (cfg->parent_pid && getppid() != cfg->parent_pid)
         die("parent already gone");
-    cfg.privileged = geteuid() == 0;
-    /* A raised priority lets the supervisor preempt a program spinning on the same CPU the
-     * moment its CPU timer fires, instead of waiting for the end of the program's time slice.
-     * It takes CAP_SYS_NICE, which a container may not grant: then the kill waits for the
-     * end of the time slice instead (the ready message says so). The programs are put back to
-     * the normal priority. */
-    cfg.priority_raised = cfg.privileged && setpriority(PRIO_PROCESS, 0, -10) == 0;
+    return unblocked;
+}
 
+/* A raised priority lets the supervisor preempt a program spinning on the same CPU the moment
+ * its CPU timer fires, instead of waiting for the end of the program's time slice. It takes
+ * CAP_SYS_NICE, which a container may not grant: then the kill waits for the end of the time
+ * slice instead (the ready message says so). The programs are put back to the normal
+ * priority. */
+static void raise_priority(struct slot_config *cfg) {
+    cfg->privileged = geteuid() == 0;
+    cfg->priority_raised = cfg->privileged && setpriority(PRIO_PROCESS, 0, -10) == 0;
+}
+
+static void create_slot_cgroup(struct slot_config *cfg) {
     char err[512] = "";
-    if (cgroup_slot_create(&cfg, err, sizeof(err)) < 0)
+    if (cgroup_slot_create(cfg, err, sizeof(err)) < 0)
         die("%s", err);
-    note("slot %d: cgroup %s%s%s, %s, cpu %d, priority %s", cfg.slot, cgroup_mode_name(cfg.cgroup),
-         cfg.cgroup_reason[0] ? " (" : "", cfg.cgroup_reason[0] ? cfg.cgroup_reason : "",
-         cfg.privileged ? "root" : "unprivileged", cfg.cpu,
-         cfg.priority_raised ? "raised" : "normal");
+    note("slot %d: cgroup %s%s%s, %s, cpu %d, priority %s", cfg->slot,
+         cgroup_mode_name(cfg->cgroup), cfg->cgroup_reason[0] ? " (" : "",
+         cfg->cgroup_reason[0] ? cfg->cgroup_reason : "", cfg->privileged ? "root" : "unprivileged",
+         cfg->cpu, cfg->priority_raised ? "raised" : "normal");
+}
 
+/* The init's side of the clone: it waits at the gate until its uid map is written, then
+ * serves. */
+static void __attribute__((noreturn)) become_init(int argc, char **argv, struct slot_config *cfg,
+                                                  const int gate[2], const sigset_t *unblocked) {
+    close(gate[1]);
+    struct sigaction by_default = {.sa_handler = SIG_DFL};
+    if (sigaction(SIGTERM, &by_default, NULL) < 0 || sigprocmask(SIG_SETMASK, unblocked, NULL) < 0)
+        die("signals: %m");
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+        die("prctl: %m");
+    char go;
+    if (read(gate[0], &go, 1) != 1)
+        _exit(1);
+    close(gate[0]);
+    hide_arguments(argc, argv, cfg);
+    serve(cfg);
+}
+
+/* The init as a pidfd, and the parent's death handled from here on; a failure leaves no init
+ * and no cgroup behind. */
+static void hold_init(pid_t child, const sigset_t *unblocked) {
+    init_pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+    if (init_pidfd >= 0 && sigprocmask(SIG_SETMASK, unblocked, NULL) == 0)
+        return;
+    int saved = errno;
+    kill(child, SIGKILL);
+    while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {
+    }
+    cgroup_slot_destroy();
+    errno = saved;
+    die("slot init: %m");
+}
+
+/* Clones the init into the slot's new namespaces, maps its ids and lets it start serving. */
+static pid_t start_init(int argc, char **argv, struct slot_config *cfg, const sigset_t *unblocked) {
     int gate[2];
     if (pipe2(gate, O_CLOEXEC) < 0)
         die("pipe: %m");
@@ -344,43 +377,33 @@ int main(int argc, char **argv) {
         cgroup_slot_destroy();
         die("cannot create namespaces: %m");
     }
-    if (child == 0) {
-        close(gate[1]);
-        struct sigaction by_default = {.sa_handler = SIG_DFL};
-        if (sigaction(SIGTERM, &by_default, NULL) < 0 ||
-            sigprocmask(SIG_SETMASK, &unblocked, NULL) < 0)
-            die("signals: %m");
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-            die("prctl: %m");
-        char go;
-        if (read(gate[0], &go, 1) != 1)
-            _exit(1);
-        close(gate[0]);
-        hide_arguments(argc, argv, &cfg);
-        serve(&cfg);
-    }
+    if (child == 0)
+        become_init(argc, argv, cfg, gate, unblocked);
     close(gate[0]);
-    init_pidfd = (int)syscall(SYS_pidfd_open, child, 0);
-    /* A parent that died while the slot was being set up is handled from here on. */
-    if (init_pidfd < 0 || sigprocmask(SIG_SETMASK, &unblocked, NULL) < 0) {
-        int saved = errno;
-        kill(child, SIGKILL);
-        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {
-        }
-        cgroup_slot_destroy();
-        errno = saved;
-        die("slot init: %m");
-    }
-    map_ids(child, &cfg);
+    hold_init(child, unblocked);
+    map_ids(child, cfg);
     if (write(gate[1], "g", 1) != 1)
         die("gate: %m");
     close(gate[1]);
+    return child;
+}
+
+int main(int argc, char **argv) {
+    struct slot_config cfg;
+    parse_args(argc, argv, &cfg);
+    log_report_to(cfg.sock);
+    if (fcntl(cfg.sock, F_SETFD, FD_CLOEXEC) < 0)
+        die("socket: %m");
+    sigset_t unblocked = watch_parent(&cfg);
+    raise_priority(&cfg);
+    create_slot_cgroup(&cfg);
+    pid_t init = start_init(argc, argv, &cfg, &unblocked);
     close(cfg.sock);
-    report_sock = -1;
+    log_report_to(-1);
     cgroup_sweep_stale();
 
     int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    while (waitpid(init, &status, 0) < 0 && errno == EINTR) {
     }
     cgroup_slot_destroy();
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;

@@ -9,7 +9,7 @@
  * free memory are the run's memory limit, uptime is the run's, loads are 0, one process. */
 #include "sysinfo_answer.h"
 
-#include "supervisor.h"
+#include "log.h"
 
 #include <errno.h>
 #include <limits.h>

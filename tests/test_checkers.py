@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -19,7 +20,7 @@ import pytest
 
 from conftest import scaled
 from judge import JudgeError
-from judge.checkers import CHECKERS, CheckResult, check, is_checker
+from judge.checkers import CheckResult, check, checker_names, is_checker
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,15 +39,28 @@ def expect(name, output, answer, verdict, message, input=b""):
 # ---------------------------------------------------------------- API
 
 def test_registry():
-    assert set(CHECKERS) == {
+    assert set(checker_names()) == {
         "acmp", "caseicmp", "casencmp", "casewcmp", "dcmp", "fcmp", "hcmp", "icmp", "lcmp", "ncmp", "nyesno",
         "pointscmp", "pointsinfo", "rcmp", "rcmp4", "rcmp6", "rcmp9", "rncmp", "uncmp", "wcmp", "yesno"}
     from judge import _native
-    for name in CHECKERS:
+    for name in checker_names():
         assert is_checker(name) and _native.lib.judge_checker_exists(name.encode()) == 1
     assert not is_checker("nope") and _native.lib.judge_checker_exists(b"nope") == 0
     with pytest.raises(JudgeError):
         check("nope", b"", b"", b"")
+
+
+def test_python_and_the_docs_list_the_c_registry():
+    """One list, native/checker_list.h: Python reads it from the built module (a stale build
+    would differ from the header's text), and the docs' lists of checkers are the same."""
+    root = Path(__file__).resolve().parents[1]
+    listed = re.findall(r"X\((\w+), \w+\)", (root / "native" / "checker_list.h").read_text())
+    assert checker_names() == tuple(listed)
+    for page in ("grading.md", "design.md"):
+        documented = re.findall(r"checker of testlib's `checkers/` folder \(([^)]*)\)",
+                                (root / "docs" / page).read_text(), re.I)
+        assert documented, page
+        assert all(re.split(r",\s+", names) == listed for names in documented), page
 
 
 def test_result_type_and_buffers():
@@ -403,7 +417,7 @@ def sane_answer(name):
 
 def test_huge_token_nuls_binary_finish_quickly():
     token = b"9" * 50_000_000
-    for name in CHECKERS:
+    for name in checker_names():
         start = time.perf_counter()
         r = run(name, token, sane_answer(name))
         assert r.verdict in ("WA", "PE"), (name, r)
@@ -414,7 +428,7 @@ def test_huge_token_nuls_binary_finish_quickly():
     expect("rcmp6", b"1\x002", b"1", "PE", 'wrong output format Expected double, but "1~2" found (it contains \\0)')
     expect("wcmp", b"a\x00b", b"a\x00b", "OK", 'ok "a~b"')
     binary = bytes(range(256)) * 4000
-    for name in CHECKERS:
+    for name in checker_names():
         r = run(name, binary, sane_answer(name))
         assert r.verdict in ("WA", "PE"), (name, r)
 
@@ -441,7 +455,7 @@ def test_random_garbage_never_fails_the_checker():
     alphabet = b"0123456789-+.eE \n\r\t\x00\xffCasYESNOyn:"
     for _ in range(3000):
         out = bytes(rnd.choice(alphabet) for _ in range(rnd.randrange(40)))
-        name = rnd.choice(CHECKERS)
+        name = rnd.choice(checker_names())
         r = run(name, out, sane_answer(name))
         assert r.verdict in ("OK", "WA", "PE", "POINTS"), (name, out, r)
 

@@ -15,6 +15,7 @@ from conftest import children_of
 from judge import JudgeError
 from judge.sandbox import Limits, SandboxError, protocol, slot
 from judge.sandbox.policy import policy_bpf
+from judge.verdicts import KilledBy
 
 HEADER = Path(__file__).resolve().parents[1] / "native" / "protocol.h"
 
@@ -57,6 +58,18 @@ def test_python_reads_the_header_through_the_built_module():
     # Python keeps no copy of its own.
     source = Path(slot.__file__).read_text()
     assert "range(1, 15)" not in source and "MAX_ARGS" not in source
+
+
+def test_killed_by_is_the_header_s_and_the_enum_s():
+    """The supervisor's killed_by texts are protocol.h's; judge.verdicts.KilledBy has each under
+    the same name, and adds only what the judge concludes itself; docs/protocol.md lists them."""
+    listed = dict(re.findall(r'X\((\w+), "([^"]+)"\)', header_macro("PROTOCOL_KILLED_BY")))
+    assert protocol.definitions().killed_by == listed
+    assert {name: KilledBy[name].value for name in listed} == listed
+    assert {k.name for k in KilledBy} - set(listed) == {"CPU_RLIMIT", "IDLE"}
+    row = next(line for line in (HEADER.parents[1] / "docs" / "protocol.md").read_text().splitlines()
+               if line.startswith("| `killed_by` |"))
+    assert set(re.findall(r"`([a-z-]+)`", row.split("|")[3])) == set(listed.values())
 
 
 def test_a_reply_carries_exactly_the_header_fields_in_order(sb):

@@ -10,16 +10,12 @@ The call releases the GIL and copies nothing: the buffers are handed to C as the
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
 from judge import JudgeError
 from judge.verdicts import CHECKER_EXIT_VERDICTS, TEST_VERDICT_OF_CHECKER, CheckerVerdict, Verdict
-
-CHECKERS: tuple[str, ...] = (
-    "acmp", "caseicmp", "casencmp", "casewcmp", "dcmp", "fcmp", "hcmp", "icmp", "lcmp", "ncmp", "nyesno",
-    "pointscmp", "pointsinfo", "rcmp", "rcmp4", "rcmp6", "rcmp9", "rncmp", "uncmp", "wcmp", "yesno",
-)
 
 _MESSAGE_CAP = 1 << 15  # testlib caps a message at 32000 chars (plus its prefix)
 
@@ -57,8 +53,17 @@ class CheckResult:
                 and math.isclose(self.points, self.full_points, rel_tol=1e-9, abs_tol=1e-9))
 
 
+@functools.cache
+def checker_names() -> tuple[str, ...]:
+    """testlib's standard checkers, as native/checker_list.h lists them (read from judge._native)."""
+    native = _native()
+    ffi, lib = native.ffi, native.lib
+    return tuple(ffi.string(lib.judge_checker_names[i]).decode()
+                 for i in range(lib.judge_checker_count))
+
+
 def is_checker(name: str) -> bool:
-    return name in CHECKERS
+    return name in checker_names()
 
 
 def _native():
@@ -81,7 +86,7 @@ def _as_buffer(value: Buffer | str, what: str):
 def check(name: str, input: Buffer | str, output: Buffer | str, answer: Buffer | str) -> CheckResult:
     """Runs testlib's checker `name` on (input, output, answer) and returns its result."""
     if not is_checker(name):
-        raise JudgeError(f"unknown checker {name!r} (known: {', '.join(CHECKERS)})")
+        raise JudgeError(f"unknown checker {name!r} (known: {', '.join(checker_names())})")
     native = _native()
     ffi, lib = native.ffi, native.lib
     bufs = [_as_buffer(v, w) for v, w in ((input, "input"), (output, "output"), (answer, "answer"))]

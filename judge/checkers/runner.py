@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from judge import JudgeError
-from judge.checkers import CHECKERS, CheckResult, check, is_checker
+from judge.checkers import CheckResult, check, checker_names, is_checker
 from judge.checkers.dataset_comparators import DATASET_COMPARATORS
 from judge.compiler import CompileResult
 from judge.languages import LANGUAGES
@@ -67,7 +67,7 @@ class CheckerRunner:
             return check(checker, input, output, answer)
         if is_checker_source(checker):
             return self._run_custom(checker, input, output, answer)
-        raise JudgeError(f"unknown checker {checker!r} (testlib's: {', '.join(CHECKERS)}; "
+        raise JudgeError(f"unknown checker {checker!r} (testlib's: {', '.join(checker_names())}; "
                          f"benchmarks': {', '.join(DATASET_COMPARATORS)}; or a checker's source)")
 
     def check_output(self, checker: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:

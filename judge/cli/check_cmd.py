@@ -21,9 +21,9 @@ def check_command(
     answer: Path = typer.Argument(..., help="The jury's answer file."),
 ) -> None:
     """Check OUTPUT against ANSWER with testlib's checker NAME; exit code and message as testlib."""
-    from judge.checkers import CHECKERS, check, is_checker
+    from judge.checkers import check, checker_names, is_checker
     if not is_checker(name):
-        raise fail(f"unknown checker {name!r} (known: {', '.join(CHECKERS)})", code=3)
+        raise fail(f"unknown checker {name!r} (known: {', '.join(checker_names())})", code=3)
     contents = []
     for what, path in (("input", input), ("output", output), ("answer", answer)):
         try:

@@ -1,9 +1,9 @@
 """The supervisor protocol, the judge's side (docs/protocol.md).
 
-Every tag, limit and field comes from native/protocol.h through the built module judge._native,
-so the two sides agree by construction; a supervisor built from other sources is refused by the
-protocol version of its ready message. Whatever the supervisor sends is decoded strictly: a
-missing, unknown, repeated or ill-formed field is a SandboxError, never a default.
+Every tag, limit, field and killed_by text comes from native/protocol.h through the built module
+judge._native, so the two sides agree by construction; a supervisor built from other sources is
+refused by the protocol version of its ready message. Whatever the supervisor sends is decoded
+strictly: a missing, unknown, repeated or ill-formed field is a SandboxError, never a default.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ class Definitions:
     fd_bits: dict[str, int]         # STDIN, STDOUT, STDERR -> bit of the FDS record
     ready_fields: dict[str, str]    # key -> kind ("int", "u64", "text"), in the order sent
     reply_fields: dict[str, str]
+    killed_by: dict[str, str]       # what stopped a run: name -> the reply's killed_by text
 
 
 @functools.cache
@@ -50,7 +51,9 @@ def definitions() -> Definitions:
         tags=names(lib.protocol_request_tags, lib.protocol_request_tag_count),
         fd_bits=names(lib.protocol_fd_bits, lib.protocol_fd_bit_count),
         ready_fields=fields(lib.protocol_ready_fields, lib.protocol_ready_field_count),
-        reply_fields=fields(lib.protocol_reply_fields, lib.protocol_reply_field_count))
+        reply_fields=fields(lib.protocol_reply_fields, lib.protocol_reply_field_count),
+        killed_by={ffi.string(entry.name).decode(): ffi.string(entry.text).decode()
+                   for entry in lib.protocol_killed_by[0:lib.protocol_killed_by_count]})
 
 
 # -- requests ---------------------------------------------------------------------------------

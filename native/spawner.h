@@ -1,0 +1,18 @@
+/* spawner.c: cgroup v1 threads of the init that fork each run's child inside its cgroups. */
+#ifndef JUDGE_SPAWNER_H
+#define JUDGE_SPAWNER_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct spawner;
+int spawners_start(int cpu, char *err, size_t errcap);
+struct spawner *spawner_get(int index);
+int spawner_send_join(struct spawner *s, const int run_fds[], const int slot_fds[], int count,
+                      const char *name);
+int spawner_wait_joined(struct spawner *s, char *err, size_t errcap);
+pid_t spawner_fork(struct spawner *s, void (*child)(void *), void *arg);
+uint64_t spawner_cpu_in_cgroup_ns(const struct spawner *s);
+
+#endif
