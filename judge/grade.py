@@ -23,6 +23,7 @@ from judge.python_env import missing_module_hint, run_environment
 from judge.sandbox import Limits, RunResult, Sandbox
 from judge.sandbox.slots import COMMAND, cpu_of, interactor_slot
 from judge.sandbox.verdict import describe_end
+from judge.single_run import Captured, ProgramOutcome, ScratchBox, SingleRunner
 from judge.verdicts import JUDGE_FAILURES, Status, Verdict
 
 OUTPUT_LIMIT_MB = 64
@@ -119,13 +120,18 @@ class Grader:
     `slot` (judge/sandbox/slots.py), and for interactive problems an interactor sandbox on the
     slot's interactor slot, pinned to the same CPU.
 
+    With `scratch`, it also runs single programs and commands (run_once, run_command) in a
+    scratch sandbox on the same slot, whose /box is a tmpfs of that size (judge/single_run.py).
+
     Like a Sandbox, a Grader belongs to the thread that creates it: from any other thread,
     grade, sandbox and close raise a JudgeError. To grade in parallel, give each thread its own
     Grader on its own slot."""
 
     def __init__(self, slot: int = COMMAND.first, cpu: int | None = None,
-                 testlib: str | None = None) -> None:
+                 testlib: str | None = None, scratch: ScratchBox | None = None) -> None:
         self._owner = ThreadOwner("Grader")
+        self._scratch = scratch
+        self._single: SingleRunner | None = None
         self.slot = slot
         self.interactor_slot = interactor_slot(slot)
         self.cpu = cpu_of(slot) if cpu is None else cpu   # its interactors' too (§4.5)
@@ -142,6 +148,13 @@ class Grader:
 
     def close(self) -> None:
         self._owner.check()
+        try:
+            if self._single is not None:
+                self._single.close()
+        finally:
+            self._close_grading()
+
+    def _close_grading(self) -> None:
         if self._runner is not None:
             self._runner.close()
         if self._interactors is not None:
@@ -171,6 +184,42 @@ class Grader:
         if self._runner is None:
             self._runner = Sandbox(box=self._box, slot=self.slot, cpu=self.cpu).start()
         return self._runner
+
+    def warm(self) -> None:
+        """Starts the slot's sandboxes and runs a trivial program in each, and builds the C++
+        precompiled header (once per machine, then cached), so that the first grading or run
+        finds them ready."""
+        if self._scratch is not None:
+            result = self._single_runner().sandbox().run(["/bin/true"], Limits(time_limit_ms=5000))
+            if result.status != "OK":
+                raise JudgeError(f"the slot's sandbox cannot run /bin/true: {result}")
+        self.sandbox.run(["/bin/true"], Limits(time_limit_ms=5000))
+        cpp = get_language("cpp")
+        if cpp.available:
+            self.compiler.precompiled_header(cpp)
+
+    def run_once(self, source: str, language: Language, limits: Limits, *, stdin: bytes,
+                 files: dict[str, bytes], fetch: list[str]) -> ProgramOutcome:
+        """Compiles `source` (unless a script) and runs it once under `limits` in the scratch
+        box holding `files`; returns the compile, and the run with its stdout, stderr and the
+        `fetch` files it left."""
+        return self._single_runner().run_program(source, language, limits, stdin=stdin,
+                                                 files=files, fetch=fetch)
+
+    def run_command(self, argv: list[str], limits: Limits, *, stdin: bytes,
+                    files: dict[str, bytes], fetch: list[str], policy: str) -> Captured:
+        """`judge exec` in the scratch box: any command of the sandbox's read-only root."""
+        return self._single_runner().run_command(argv, limits, stdin=stdin, files=files,
+                                                 fetch=fetch, policy=policy)
+
+    def _single_runner(self) -> SingleRunner:
+        self._owner.check()
+        if self._scratch is None:
+            raise JudgeError("this Grader was made without a scratch box: it runs no single "
+                             "programs")
+        if self._single is None:
+            self._single = SingleRunner(self.compiler, self.slot, self.cpu, self._scratch)
+        return self._single
 
     def _stage(self, artifacts: Path) -> None:
         for child in self._box.iterdir():

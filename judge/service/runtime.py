@@ -12,13 +12,14 @@ from typing import Any, TypeVar
 from fastapi import Request
 
 from judge import JudgeError
+from judge.grade import Grader
 from judge.problems.model import Problem
 from judge.sandbox.slots import cpu_of
 from judge.service.errors import ApiError
 from judge.service.metrics import Metrics
 from judge.service.pool import PoolClosed, QueueFull, SlotPool
 from judge.service.settings import Settings
-from judge.service.slot import RequestError, Slot
+from judge.single_run import BoxFileError, ScratchBox
 
 T = TypeVar("T")
 
@@ -38,10 +39,10 @@ class Service:
         from judge.service.batches import Batches
         self.batches = Batches(self)
 
-    def _make_slot(self, index: int) -> Slot:
+    def _make_slot(self, index: int) -> Grader:
         s = self.settings
-        return Slot(s.slot_numbers[index], cpu_of(index), box_mb=s.box_mb, testlib=s.testlib,
-                    stderr_limit_mb=s.stderr_limit_mb, max_fetch_bytes=s.max_fetch_bytes)
+        return Grader(slot=s.slot_numbers[index], cpu=cpu_of(index), testlib=s.testlib,
+                      scratch=ScratchBox(box_mb=s.box_mb, max_fetch_bytes=s.max_fetch_bytes))
 
     def start(self) -> None:
         self.pool.start()
@@ -85,7 +86,7 @@ class Service:
         self.metrics.rejected.labels("queue_full").inc()
         return ApiError(503, "queue_full", message, {"Retry-After": str(self.retry_after())})
 
-    def submit(self, fn: Callable[[Slot], T], endpoint: str) -> asyncio.Future[T]:
+    def submit(self, fn: Callable[[Grader], T], endpoint: str) -> asyncio.Future[T]:
         """Queues fn(slot) and returns an asyncio future of it; raises ApiError(503) when the
         queue is full or the server is draining."""
         try:
@@ -98,10 +99,10 @@ class Service:
                            {"Retry-After": str(self.settings.retry_after_s)}) from None
         return asyncio.wrap_future(future)
 
-    async def run(self, request: Request, fn: Callable[[Slot], T], endpoint: str) -> T:
+    async def run(self, request: Request, fn: Callable[[Grader], T], endpoint: str) -> T:
         """Runs fn(slot) on the next free slot and returns its result. If the client
         disconnects first, the job is cancelled (dropped unrun when still queued) and ClientGone
-        raised. A RequestError of the job is 422; any other JudgeError is 422 too (the judge's
+        raised. A BoxFileError of the job is 422; any other JudgeError is 422 too (the judge's
         words for bad input: an unknown checker, a checker that does not compile)."""
         job = self.submit(fn, endpoint)
         watcher: asyncio.Future[None] = asyncio.ensure_future(_disconnected(request))
@@ -113,12 +114,12 @@ class Service:
                 raise ClientGone
             try:
                 return job.result()
-            except RequestError as exc:
+            except BoxFileError as exc:
                 raise ApiError(422, "invalid_request", str(exc)) from None
         finally:
             watcher.cancel()
 
-    async def run_detached(self, fn: Callable[[Slot], T], endpoint: str) -> T:
+    async def run_detached(self, fn: Callable[[Grader], T], endpoint: str) -> T:
         """Like run, for work no client waits on (a batch's items)."""
         return await self.submit(fn, endpoint)
 

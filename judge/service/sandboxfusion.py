@@ -34,9 +34,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from judge import JudgeError
-from judge.api import extract_code
 from judge.compiler import CompileResult
-from judge.grade import GradeResult, TestResult
+from judge.evaluate.extract import extract_code
+from judge.grade import Grader, GradeResult, TestResult
 from judge.languages import LANGUAGES, Language, get_language
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits, RunResult, SandboxError
@@ -66,7 +66,7 @@ from judge.service.sf_models import (
     RunStatus,
     SubmitRequest,
 )
-from judge.service.slot import SCRIPT_LANGUAGES, Captured, ProgramOutcome, Slot
+from judge.single_run import SCRIPT_LANGUAGES, ProgramOutcome
 from judge.verdicts import Status, Verdict
 
 router = APIRouter(tags=["SandboxFusion"])
@@ -214,8 +214,8 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
         service.metrics.runs.labels("run_code", "SE").inc()
         return sandbox_error(str(exc))
 
-    def job(slot: Slot) -> ProgramOutcome:
-        return slot.run_program(body.code, language, limits, stdin=stdin, files=files, fetch=fetch)
+    def job(grader: Grader) -> ProgramOutcome:
+        return grader.run_once(body.code, language, limits, stdin=stdin, files=files, fetch=fetch)
 
     try:
         outcome = await service.run(request, job, "run_code")
@@ -458,9 +458,9 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
     # Each test's stdout comes back in its exec_info, up to a share of the server's budget.
     share = submit_share(service.settings, len(problem.tests))
 
-    def job(slot: Slot) -> GradeResult:
-        return slot.grade(code, language, problem, all_tests=all_tests, keep_output=True,
-                          kept_output_limit=share)
+    def job(grader: Grader) -> GradeResult:
+        return grader.grade(code, language, problem, all_tests=all_tests, keep_output=True,
+                            kept_output_limit=share)
 
     try:
         result = await service.run(request, job, "submit")
@@ -476,4 +476,4 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
 
 
 __all__ = ["router", "run_code_response", "eval_result", "provided_tests", "resolve_language",
-           "refuse_judge_failure", "UnsupportedLanguage", "Captured"]
+           "refuse_judge_failure", "UnsupportedLanguage"]

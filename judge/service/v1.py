@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request, Response
 from judge import JudgeError
 from judge.checkers import is_checker
 from judge.checkers.dataset_comparators import DATASET_COMPARATORS
-from judge.grade import GradeResult
+from judge.grade import Grader, GradeResult
 from judge.languages import LANGUAGES, Language, get_language
 from judge.problems.model import Problem, TestCase, is_checker_source
 from judge.problems.rules import RULES
@@ -35,7 +35,6 @@ from judge.service.limits import (
 from judge.service.pool import SlotUnavailable
 from judge.service.runtime import Service
 from judge.service.settings import MiB
-from judge.service.slot import Captured, Slot
 from judge.service.v1_models import (
     BatchCreated,
     BatchRequest,
@@ -47,6 +46,7 @@ from judge.service.v1_models import (
     LanguageInfo,
     RunResultModel,
 )
+from judge.single_run import Captured
 
 router = APIRouter(prefix="/v1", tags=["judge"])
 ERRORS: dict[int | str, dict[str, object]] = {
@@ -66,9 +66,9 @@ class Grading:
     problem: Problem
     all_tests: bool
 
-    def job(self) -> Callable[[Slot], GradeResult]:
-        def grade(slot: Slot) -> GradeResult:
-            return slot.grade(self.code, self.language, self.problem, all_tests=self.all_tests)
+    def job(self) -> Callable[[Grader], GradeResult]:
+        def grade(grader: Grader) -> GradeResult:
+            return grader.grade(self.code, self.language, self.problem, all_tests=self.all_tests)
         return grade
 
 
@@ -201,9 +201,9 @@ async def exec_command(body: ExecRequest, request: Request) -> ExecResponse:
     except JudgeError as exc:
         raise invalid(f"limits: {exc}") from None
 
-    def job(slot: Slot) -> Captured:
-        return slot.exec(list(body.argv), limits, stdin=stdin, files=files, fetch=fetch,
-                         policy=body.policy)
+    def job(grader: Grader) -> Captured:
+        return grader.run_command(list(body.argv), limits, stdin=stdin, files=files, fetch=fetch,
+                                  policy=body.policy)
 
     try:
         captured = await service.run(request, job, "exec")
