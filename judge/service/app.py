@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from judge import __version__
 from judge.service import sandboxfusion, v1
 from judge.service.auth import BearerAuth
+from judge.service.batches import Batches
 from judge.service.errors import install_handlers
 from judge.service.limits import BodyLimit
 from judge.service.runtime import ClientGone, Service
@@ -34,6 +35,7 @@ Basic authentication). Every error is JSON: `{"error": CODE, "message": TEXT}`."
 
 def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
     service = service or Service(settings)
+    batches = Batches(service)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -44,13 +46,13 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
         finally:
             service.draining = True
             loading.cancel()
-            await service.batches.close()
+            await batches.close()
             await asyncio.to_thread(service.close)
             logger.info("judge serve: drained and closed")
 
     app = FastAPI(title="judge serve", version=__version__, description=DESCRIPTION,
                   lifespan=lifespan)
-    app.state.service = service
+    app.state.service, app.state.batches = service, batches
     install_handlers(app, service.metrics)
 
     @app.exception_handler(ClientGone)

@@ -1,4 +1,4 @@
-"""The running service's state (settings, the slot pool, metrics, batches) and the one way a
+"""The running service's state (settings, the slot pool, metrics, its problems) and the one way a
 request hands work to a slot: `Service.run`, which awaits the job without blocking the event
 loop, answers a full queue with 503 and Retry-After, and cancels the job when its client goes
 away before a slot took it."""
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -14,6 +15,7 @@ from fastapi import Request
 from judge import JudgeError
 from judge.grade import Grader
 from judge.problems.model import Problem
+from judge.problems.source import ProblemSource, open_source
 from judge.sandbox.slots import cpu_of
 from judge.service.errors import ApiError
 from judge.service.metrics import Metrics
@@ -36,8 +38,8 @@ class Service:
         self.draining = False
         self.problems_ready = settings.dataset is None
         self.problems_error: str | None = None
-        from judge.service.batches import Batches
-        self.batches = Batches(self)
+        self._problems: ProblemSource | None = None
+        self._problems_lock = threading.Lock()
 
     def _make_slot(self, index: int) -> Grader:
         s = self.settings
@@ -51,9 +53,8 @@ class Service:
         """Opens the --dataset source once, in a thread, before the server says it is ready."""
         if self.settings.dataset is None:
             return
-        from judge.api import load_problems
         try:
-            await asyncio.to_thread(load_problems, self.settings.dataset)
+            await asyncio.to_thread(lambda: self._problem_source().list())
         except Exception as exc:    # reported by /readyz; the pack still serves
             self.problems_error = str(exc)
         self.problems_ready = True
@@ -63,11 +64,18 @@ class Service:
         self.pool.close(self.settings.drain_timeout_s)
 
     # -- problems -------------------------------------------------------------------------
+    def _problem_source(self) -> ProblemSource:
+        """The --dataset source (else the embedded pack), opened once: a source that failed to
+        open is tried again by the next request."""
+        with self._problems_lock:
+            if self._problems is None:
+                self._problems = open_source(self.settings.dataset)
+            return self._problems
+
     async def problem(self, problem_id: str) -> Problem:
         """A problem by id: from --dataset when the server has one, else the embedded pack."""
-        from judge.api import load_problem
         try:
-            return await asyncio.to_thread(load_problem, problem_id, self.settings.dataset)
+            return await asyncio.to_thread(lambda: self._problem_source().get(problem_id))
         except JudgeError as exc:
             raise ApiError(404, "unknown_problem", str(exc)) from None
 

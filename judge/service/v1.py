@@ -6,23 +6,23 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from fastapi import APIRouter, Request, Response
 
 from judge import JudgeError
 from judge.checkers import is_checker
 from judge.checkers.dataset_comparators import DATASET_COMPARATORS
-from judge.grade import Grader, GradeResult
+from judge.grade import Grader
 from judge.languages import LANGUAGES, Language, get_language
 from judge.problems.model import Problem, TestCase, is_checker_source
 from judge.problems.rules import RULES
 from judge.python_env import CPYTHON, environment
-from judge.sandbox import POLICIES, Limits, SandboxError
+from judge.sandbox import POLICIES, Limits
 from judge.sandbox.result import CANNOT_EXECUTE
-from judge.service.answers import COMPILE_LOG_BYTES, AnswerBudget
+from judge.service.answers import AnswerBudget
+from judge.service.batches import Batches
 from judge.service.errors import ApiError, ErrorResponse
+from judge.service.gradings import Grading, grade_response, judge_failure
 from judge.service.limits import (
     check_code,
     check_names,
@@ -32,13 +32,13 @@ from judge.service.limits import (
     invalid,
     too_large,
 )
-from judge.service.pool import SlotUnavailable
 from judge.service.runtime import Service
-from judge.service.settings import MiB
+from judge.service.settings import MiB, Settings
 from judge.service.v1_models import (
     BatchCreated,
     BatchRequest,
     BatchStatus,
+    ExecLimits,
     ExecRequest,
     ExecResponse,
     GradeRequest,
@@ -58,18 +58,9 @@ ERRORS: dict[int | str, dict[str, object]] = {
               "shutting down"))}
 
 
-@dataclass(frozen=True)
-class Grading:
-    """A validated grading request: what a slot needs to grade it."""
-    code: str
-    language: Language
-    problem: Problem
-    all_tests: bool
-
-    def job(self) -> Callable[[Grader], GradeResult]:
-        def grade(grader: Grader) -> GradeResult:
-            return grader.grade(self.code, self.language, self.problem, all_tests=self.all_tests)
-        return grade
+def _batches(request: Request) -> Batches:
+    batches: Batches = request.app.state.batches
+    return batches
 
 
 def language_of(name: str) -> Language:
@@ -118,26 +109,6 @@ async def prepare(body: GradeRequest, service: Service) -> Grading:
     return Grading(body.code, language, problem, body.all_tests)
 
 
-def grade_response(result: GradeResult, text_bytes: int) -> GradeResponse:
-    """`judge run --json`'s result, through JSON as it prints it, with its texts (the compile
-    log, the checker messages) cut to `text_bytes` together as encoded."""
-    budget = AnswerBudget(text_bytes)
-    figures = result.to_dict()
-    figures["compile"]["log"], _ = budget.text(result.compile.log, COMPILE_LOG_BYTES)
-    share = max(4096, text_bytes // max(1, len(result.tests)))
-    for test, shown in zip(result.tests, figures["tests"], strict=True):
-        shown["checker_message"], _ = budget.text(test.checker_message, share)
-        shown["stderr_tail"], _ = budget.text(test.stderr_tail, share)
-    return GradeResponse.model_validate(json.loads(json.dumps(figures)))
-
-
-def judge_failure(service: Service, exc: Exception) -> ApiError:
-    if isinstance(exc, (SandboxError, SlotUnavailable)):
-        return ApiError(503, "sandbox_failure", f"the sandbox failed: {exc}",
-                        {"Retry-After": str(service.settings.retry_after_s)})
-    return invalid(str(exc))
-
-
 @router.post("/grade", response_model=GradeResponse, responses=ERRORS,
              summary="Grade a submission against a problem (judge run --json)")
 async def grade(body: GradeRequest, request: Request) -> GradeResponse:
@@ -149,7 +120,7 @@ async def grade(body: GradeRequest, request: Request) -> GradeResponse:
     try:
         result = await service.run(request, grading.job(), "grade")
     except JudgeError as exc:
-        raise judge_failure(service, exc) from None
+        raise judge_failure(exc, service.settings.retry_after_s) from None
     service.metrics.runs.labels("grade", str(result.verdict)).inc()
     return grade_response(result, service.settings.max_submit_output_bytes)
 
@@ -182,7 +153,26 @@ async def exec_command(body: ExecRequest, request: Request) -> ExecResponse:
     fetch = check_names(body.fetch_files, settings, "fetch_files")
     if body.policy not in POLICIES:
         raise invalid(f"unknown policy {body.policy!r}")
-    given = body.limits
+    limits = _exec_limits(body.limits, settings)
+
+    def job(grader: Grader) -> Captured:
+        return grader.run_command(list(body.argv), limits, stdin=stdin, files=files, fetch=fetch,
+                                  policy=body.policy)
+
+    try:
+        captured = await service.run(request, job, "exec")
+    except JudgeError as exc:
+        raise judge_failure(exc, service.settings.retry_after_s) from None
+    run = captured.run
+    service.metrics.runs.labels("exec", str(run.status)).inc()
+    if run.status == "SE" and run.error and run.error.startswith(CANNOT_EXECUTE):
+        raise invalid(run.error)       # a command that does not exist is the caller's mistake
+
+    return _exec_response(captured, body.output == "base64", settings)
+
+
+def _exec_limits(given: ExecLimits, settings: Settings) -> Limits:
+    """/v1/exec's limits, within this server's."""
     if given.memory_limit_mb > settings.max_memory_mb:
         raise invalid(f"limits.memory_limit_mb {given.memory_limit_mb} is above this server's "
                       f"limit of {settings.max_memory_mb} MB")
@@ -194,30 +184,22 @@ async def exec_command(body: ExecRequest, request: Request) -> ExecResponse:
         raise invalid(f"limits: the time limit may be at most {longest} ms here (and the wall "
                       "limit twice that)")
     try:
-        limits = Limits(time_limit_ms=given.time_limit_ms, memory_limit_mb=given.memory_limit_mb,
-                        wall_time_limit_ms=given.wall_time_limit_ms,
-                        output_limit_mb=given.output_limit_mb, processes=given.processes,
-                        stderr_limit_mb=settings.stderr_limit_mb)
+        return Limits(time_limit_ms=given.time_limit_ms, memory_limit_mb=given.memory_limit_mb,
+                      wall_time_limit_ms=given.wall_time_limit_ms,
+                      output_limit_mb=given.output_limit_mb, processes=given.processes,
+                      stderr_limit_mb=settings.stderr_limit_mb)
     except JudgeError as exc:
         raise invalid(f"limits: {exc}") from None
 
-    def job(grader: Grader) -> Captured:
-        return grader.run_command(list(body.argv), limits, stdin=stdin, files=files, fetch=fetch,
-                                  policy=body.policy)
 
-    try:
-        captured = await service.run(request, job, "exec")
-    except JudgeError as exc:
-        raise judge_failure(service, exc) from None
+def _exec_response(captured: Captured, as_base64: bool, settings: Settings) -> ExecResponse:
+    """The run, its output (as text within the output limits as encoded, or base64: at most
+    4/3 of them) and the fetched files."""
     run = captured.run
-    service.metrics.runs.labels("exec", str(run.status)).inc()
-    if run.status == "SE" and run.error and run.error.startswith(CANNOT_EXECUTE):
-        raise invalid(run.error)       # a command that does not exist is the caller's mistake
-
     budget = AnswerBudget(settings.output_limit_mb * MiB + settings.stderr_limit_mb * MiB)
 
     def out(data: bytes, limit: int) -> tuple[str, bool]:
-        if body.output == "base64":      # at most 4/3 of the output limits
+        if as_base64:
             return base64.b64encode(data).decode(), False
         return budget.text(data, limit)
 
@@ -247,7 +229,7 @@ async def create_batch(body: BatchRequest, request: Request, response: Response)
         except ApiError as exc:
             exc.message = f"items[{index}]: {exc.message}"
             raise
-    batch = service.batches.create(gradings)
+    batch = _batches(request).create(gradings)
     url = f"/v1/batches/{batch.id}"
     response.headers["Location"] = url
     return BatchCreated(id=batch.id, total=len(gradings), url=url)
@@ -256,15 +238,13 @@ async def create_batch(body: BatchRequest, request: Request, response: Response)
 @router.get("/batches/{batch_id}", response_model=BatchStatus, responses=ERRORS,
             summary="A batch's progress and the results so far")
 async def get_batch(batch_id: str, request: Request) -> BatchStatus:
-    service: Service = request.app.state.service
-    return service.batches.get(batch_id).status()
+    return _batches(request).get(batch_id).status()
 
 
 @router.delete("/batches/{batch_id}", response_model=BatchStatus, responses=ERRORS,
                summary="Cancel a batch's items that have not started")
 async def cancel_batch(batch_id: str, request: Request) -> BatchStatus:
-    service: Service = request.app.state.service
-    batch = service.batches.get(batch_id)
+    batch = _batches(request).get(batch_id)
     batch.cancel()
     return batch.status()
 
