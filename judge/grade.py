@@ -105,14 +105,18 @@ def interactor_figures(run: RunResult) -> dict:
             "memory_kb": run.memory_kb}
 
 
-def run_limits(problem: Problem, language: Language) -> Limits:
-    """A test's limits under the problem's benchmark's time rule (judge/problems/rules.py)."""
+def run_limits(problem: Problem, language: Language, run_time_limit_ms: int | None = None) -> Limits:
+    """A test's limits under the problem's benchmark's time rule (judge/problems/rules.py).
+    `run_time_limit_ms`: the run's own limit as a caller gave it (SandboxFusion's run_timeout),
+    taken as it is instead of the problem's limit and the language's time factor."""
     if rules_for(problem).time_rule is TimeRule.WALL:
-        return Limits(time_limit_ms=problem.time_limit_ms,
-                      wall_time_limit_ms=problem.time_limit_ms,
+        limit = problem.time_limit_ms if run_time_limit_ms is None else run_time_limit_ms
+        return Limits(time_limit_ms=limit, wall_time_limit_ms=limit,
                       memory_limit_mb=problem.memory_limit_mb, output_limit_mb=OUTPUT_LIMIT_MB)
-    return Limits(time_limit_ms=max(1, round(problem.time_limit_ms * language.time_factor)),
-                  memory_limit_mb=problem.memory_limit_mb, output_limit_mb=OUTPUT_LIMIT_MB)
+    cpu = (max(1, round(problem.time_limit_ms * language.time_factor))
+           if run_time_limit_ms is None else run_time_limit_ms)
+    return Limits(time_limit_ms=cpu, memory_limit_mb=problem.memory_limit_mb,
+                  output_limit_mb=OUTPUT_LIMIT_MB)
 
 
 class Grader:
@@ -292,11 +296,13 @@ class Grader:
 
     def grade(self, source: str, language: Language | str, problem: Problem, *,
               all_tests: bool = False, checker: str | None = None,
-              keep_output: bool = False, kept_output_limit: int | None = None) -> GradeResult:
+              keep_output: bool = False, kept_output_limit: int | None = None,
+              run_time_limit_ms: int | None = None) -> GradeResult:
         """Grades `source` (the submission as written: for a functional problem, the class or
         function, which grade() runs inside the functional harness). keep_output: each
         TestResult also carries the program's stdout (memory: the outputs of every test run),
-        only its first kept_output_limit bytes when that is given (the checker sees it all)."""
+        only its first kept_output_limit bytes when that is given (the checker sees it all).
+        run_time_limit_ms: each test's time limit as given (run_limits)."""
         self._owner.check()
         started = time.perf_counter()
         lang = get_language(language) if isinstance(language, str) else language
@@ -307,7 +313,7 @@ class Grader:
         source = wrap_source(source, problem, lang.name)
         rules = rules_for(problem)
         env = run_environment(rules.python_environment, lang.name)
-        limits = run_limits(problem, lang)
+        limits = run_limits(problem, lang, run_time_limit_ms)
         compiled = self.compiler.compile(source, lang)
         timings = {"compile": time.perf_counter() - started, "run": 0.0, "check": 0.0}
         result = GradeResult(Verdict.AC, problem.id, lang.name, compiled,

@@ -296,6 +296,20 @@ def test_submit_compiles_once_and_takes_checker_and_limits(server):
     assert result.tests[0].exec_info.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
 
 
+@pytest.mark.parametrize(("language", "run_timeout", "limit_ms"),
+                         [("python", 0.001, 1), ("python", 0.003, 3), ("python", 1.2345, 1234),
+                          ("cpp", 0.0015, 2)])
+def test_submit_run_timeout_is_the_run_limit_exactly(server, language, run_timeout, limit_ms):
+    """config.run_timeout is each test's CPU limit as given, in one step: no division by the
+    language's time factor and multiplication back (python's 0.001 s was 2 ms, 0.003 s 4 ms)."""
+    request = sf.SubmitRequest(dataset="x", id=8, completion="```\nprint(1)\n```",
+                               config=sf.TestConfig(language=language, run_timeout=run_timeout,
+                                                    provided_data={"test": _tests([("", "1")])}))
+    response = server.post("/submit", request.dict())
+    assert response.status_code == 200, response.text
+    assert response.json()["extra"]["judge"]["time_limit_ms"] == limit_ms
+
+
 def test_submit_custom_testlib_checker(server):
     checker = r'''
 #include "testlib.h"

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -65,6 +64,7 @@ from judge.service.sf_models import (
     RunCodeResponse,
     RunStatus,
     SubmitRequest,
+    TestConfig,
 )
 from judge.single_run import SCRIPT_LANGUAGES, ProgramOutcome
 from judge.verdicts import Status, Verdict
@@ -289,7 +289,7 @@ def _positive_int(data: dict[str, Any], *keys: str) -> int | None:
     return None
 
 
-async def submission_problem(body: SubmitRequest, language: Language, service: Service) -> Problem:
+async def submission_problem(body: SubmitRequest, service: Service) -> Problem:
     settings = service.settings
     config = body.config
     data = config.provided_data
@@ -313,12 +313,15 @@ async def submission_problem(body: SubmitRequest, language: Language, service: S
         problem = Problem(id=str(body.id), title="", statement="", time_limit_ms=time_limit,
                           memory_limit_mb=memory_limit(memory, settings, "memory_limit_mb"),
                           checker=checker, tests=tuple(tests))
-    if config.run_timeout is not None:
-        # SandboxFusion's run_timeout is the limit of the run itself: the judge's time factor
-        # of the language (python 2x, ...) is taken back out of it.
-        limit = timeout_ms(config.run_timeout, 10, settings, "config.run_timeout")
-        problem = replace(problem, time_limit_ms=max(1, round(limit / language.time_factor)))
     return problem
+
+
+def run_time_limit(config: TestConfig, settings: Settings) -> int | None:
+    """SandboxFusion's run_timeout: the limit of each test's run itself, in one step (the
+    language's time factor is not applied to it); None: the problem's limit and the factor."""
+    if config.run_timeout is None:
+        return None
+    return timeout_ms(config.run_timeout, 10, settings, "config.run_timeout")
 
 
 def _test_info(case: TestCase, full: bool, budget: AnswerBudget, limit: int) -> dict[str, Any]:
@@ -452,7 +455,8 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
         return ungradable_result(body, code, extracted, str(exc))
     except JudgeError as exc:          # its toolchain is missing here: never scored
         raise invalid(str(exc)) from None
-    problem = await submission_problem(body, language, service)
+    problem = await submission_problem(body, service)
+    run_limit = run_time_limit(config, service.settings)
     all_tests = bool(config.extra.get("run_all_cases", False))
 
     # Each test's stdout comes back in its exec_info, up to a share of the server's budget.
@@ -460,7 +464,7 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
 
     def job(grader: Grader) -> GradeResult:
         return grader.grade(code, language, problem, all_tests=all_tests, keep_output=True,
-                            kept_output_limit=share)
+                            kept_output_limit=share, run_time_limit_ms=run_limit)
 
     try:
         result = await service.run(request, job, "submit")
