@@ -124,7 +124,7 @@ class Grader:
     `slot` (judge/sandbox/slots.py), and for interactive problems an interactor sandbox on the
     slot's interactor slot, pinned to the same CPU.
 
-    With `scratch`, it also runs single programs and commands (run_once, run_command) in a
+    With `scratch`, it also runs single programs and commands (run_program, run_command) in a
     scratch sandbox on the same slot, whose /box is a tmpfs of that size (judge/single_run.py).
 
     Like a Sandbox, a Grader belongs to the thread that creates it: from any other thread,
@@ -202,8 +202,8 @@ class Grader:
         if cpp.available:
             self.compiler.precompiled_header(cpp)
 
-    def run_once(self, source: str, language: Language, limits: Limits, *, stdin: bytes,
-                 files: dict[str, bytes], fetch: list[str]) -> ProgramOutcome:
+    def run_program(self, source: str, language: Language, limits: Limits, *, stdin: bytes,
+                    files: dict[str, bytes], fetch: list[str]) -> ProgramOutcome:
         """Compiles `source` (unless a script) and runs it once under `limits` in the scratch
         box holding `files`; returns the compile, and the run with its stdout, stderr and the
         `fetch` files it left."""

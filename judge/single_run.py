@@ -1,6 +1,6 @@
 """One program compiled (unless a script) and run once, or one command run once, in a scratch
 sandbox whose /box is a tmpfs holding the caller's files, with stdout, stderr and the files
-asked for captured: what `Grader.run_once` and `Grader.run_command` do (SandboxFusion's
+asked for captured: what `Grader.run_program` and `Grader.run_command` do (SandboxFusion's
 /run_code, /v1/exec).
 
 The scratch /box is writable, bounded by the kernel (a tmpfs of `box_mb` MiB and at most 4096

@@ -207,7 +207,7 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
         return sandbox_error(str(exc))
 
     def job(grader: Grader) -> ProgramOutcome:
-        return grader.run_once(body.code, language, limits, stdin=stdin, files=files, fetch=fetch)
+        return grader.run_program(body.code, language, limits, stdin=stdin, files=files, fetch=fetch)
 
     try:
         outcome = await service.run(request, job, "run_code")

@@ -63,7 +63,7 @@ def _cases() -> dict[str, tuple[dict, Callable[[Grader, int], bool]]]:
         lang = get_language(language)
 
         def call(slot: Grader, i: int) -> bool:
-            out = slot.run_once(code, lang, limits, stdin=f"{i}\n".encode(), files={}, fetch=[])
+            out = slot.run_program(code, lang, limits, stdin=f"{i}\n".encode(), files={}, fetch=[])
             return out.run is not None and out.run.stdout == f"{i + 1}\n".encode()
         return call
 
