@@ -23,6 +23,7 @@ from judge.python_env import missing_module_hint, run_environment
 from judge.sandbox import Limits, RunResult, Sandbox
 from judge.sandbox.slots import COMMAND, cpu_of, interactor_slot
 from judge.sandbox.verdict import describe_end
+from judge.single_run import Captured, ProgramOutcome, ScratchBox, SingleRunner
 from judge.verdicts import JUDGE_FAILURES, Status, Verdict
 
 STDERR_TAIL_BYTES = 2048
@@ -103,14 +104,17 @@ def interactor_figures(run: RunResult) -> dict:
             "memory_kb": run.memory_kb}
 
 
-def run_limits(problem: Problem, language: Language) -> Limits:
-    """A test's limits under the problem's benchmark's time rule (judge/problems/rules.py)."""
+def run_limits(problem: Problem, language: Language, run_time_limit_ms: int | None = None) -> Limits:
+    """A test's limits under the problem's benchmark's time rule (judge/problems/rules.py).
+    `run_time_limit_ms`: the run's own limit as a caller gave it (SandboxFusion's run_timeout),
+    taken as it is instead of the problem's limit and the language's time factor."""
     if rules_for(problem).time_rule is TimeRule.WALL:
-        return Limits(time_limit_ms=problem.time_limit_ms,
-                      wall_time_limit_ms=problem.time_limit_ms,
+        limit = problem.time_limit_ms if run_time_limit_ms is None else run_time_limit_ms
+        return Limits(time_limit_ms=limit, wall_time_limit_ms=limit,
                       memory_limit_mb=problem.memory_limit_mb)
-    return Limits(time_limit_ms=max(1, round(problem.time_limit_ms * language.time_factor)),
-                  memory_limit_mb=problem.memory_limit_mb)
+    cpu = (max(1, round(problem.time_limit_ms * language.time_factor))
+           if run_time_limit_ms is None else run_time_limit_ms)
+    return Limits(time_limit_ms=cpu, memory_limit_mb=problem.memory_limit_mb)
 
 
 class Grader:
@@ -118,13 +122,18 @@ class Grader:
     `slot` (judge/sandbox/slots.py), and for interactive problems an interactor sandbox on the
     slot's interactor slot, pinned to the same CPU.
 
+    With `scratch`, it also runs single programs and commands (run_program, run_command) in a
+    scratch sandbox on the same slot, whose /box is a tmpfs of that size (judge/single_run.py).
+
     Like a Sandbox, a Grader belongs to the thread that creates it: from any other thread,
     grade, sandbox and close raise a JudgeError. To grade in parallel, give each thread its own
     Grader on its own slot."""
 
     def __init__(self, slot: int = COMMAND.first, cpu: int | None = None,
-                 testlib: str | None = None) -> None:
+                 testlib: str | None = None, scratch: ScratchBox | None = None) -> None:
         self._owner = ThreadOwner("Grader")
+        self._scratch = scratch
+        self._single: SingleRunner | None = None
         self.slot = slot
         self.interactor_slot = interactor_slot(slot)
         self.cpu = cpu_of(slot) if cpu is None else cpu   # its interactors' too (§4.5)
@@ -141,6 +150,13 @@ class Grader:
 
     def close(self) -> None:
         self._owner.check()
+        try:
+            if self._single is not None:
+                self._single.close()
+        finally:
+            self._close_grading()
+
+    def _close_grading(self) -> None:
         if self._runner is not None:
             self._runner.close()
         if self._interactors is not None:
@@ -170,6 +186,42 @@ class Grader:
         if self._runner is None:
             self._runner = Sandbox(box=self._box, slot=self.slot, cpu=self.cpu).start()
         return self._runner
+
+    def warm(self) -> None:
+        """Starts the slot's sandboxes and runs a trivial program in each, and builds the C++
+        precompiled header (once per machine, then cached), so that the first grading or run
+        finds them ready."""
+        if self._scratch is not None:
+            result = self._single_runner().sandbox().run(["/bin/true"], Limits(time_limit_ms=5000))
+            if result.status != "OK":
+                raise JudgeError(f"the slot's sandbox cannot run /bin/true: {result}")
+        self.sandbox.run(["/bin/true"], Limits(time_limit_ms=5000))
+        cpp = get_language("cpp")
+        if cpp.available:
+            self.compiler.precompiled_header(cpp)
+
+    def run_program(self, source: str, language: Language, limits: Limits, *, stdin: bytes,
+                    files: dict[str, bytes], fetch: list[str]) -> ProgramOutcome:
+        """Compiles `source` (unless a script) and runs it once under `limits` in the scratch
+        box holding `files`; returns the compile, and the run with its stdout, stderr and the
+        `fetch` files it left."""
+        return self._single_runner().run_program(source, language, limits, stdin=stdin,
+                                                 files=files, fetch=fetch)
+
+    def run_command(self, argv: list[str], limits: Limits, *, stdin: bytes,
+                    files: dict[str, bytes], fetch: list[str], policy: str) -> Captured:
+        """`judge exec` in the scratch box: any command of the sandbox's read-only root."""
+        return self._single_runner().run_command(argv, limits, stdin=stdin, files=files,
+                                                 fetch=fetch, policy=policy)
+
+    def _single_runner(self) -> SingleRunner:
+        self._owner.check()
+        if self._scratch is None:
+            raise JudgeError("this Grader was made without a scratch box: it runs no single "
+                             "programs")
+        if self._single is None:
+            self._single = SingleRunner(self.compiler, self.slot, self.cpu, self._scratch)
+        return self._single
 
     def _stage(self, artifacts: Path) -> None:
         for child in self._box.iterdir():
@@ -242,11 +294,13 @@ class Grader:
 
     def grade(self, source: str, language: Language | str, problem: Problem, *,
               all_tests: bool = False, checker: str | None = None,
-              keep_output: bool = False, kept_output_limit: int | None = None) -> GradeResult:
+              keep_output: bool = False, kept_output_limit: int | None = None,
+              run_time_limit_ms: int | None = None) -> GradeResult:
         """Grades `source` (the submission as written: for a functional problem, the class or
         function, which grade() runs inside the functional harness). keep_output: each
         TestResult also carries the program's stdout (memory: the outputs of every test run),
-        only its first kept_output_limit bytes when that is given (the checker sees it all)."""
+        only its first kept_output_limit bytes when that is given (the checker sees it all).
+        run_time_limit_ms: each test's time limit as given (run_limits)."""
         self._owner.check()
         started = time.perf_counter()
         lang = get_language(language) if isinstance(language, str) else language
@@ -257,7 +311,7 @@ class Grader:
         source = wrap_source(source, problem, lang.name)
         rules = rules_for(problem)
         env = run_environment(rules.python_environment, lang.name)
-        limits = run_limits(problem, lang)
+        limits = run_limits(problem, lang, run_time_limit_ms)
         compiled = self.compiler.compile(source, lang)
         timings = {"compile": time.perf_counter() - started, "run": 0.0, "check": 0.0}
         result = GradeResult(Verdict.AC, problem.id, lang.name, compiled,

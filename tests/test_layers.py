@@ -1,7 +1,7 @@
 """The import graph of the judge: no module imports a layer above its own, and no modules import
 each other in a cycle, counting every import (at the top, inside functions, under
 TYPE_CHECKING). The layers are docs/design.md §1's, bottom up; a module may import its own layer
-and those below. The service is a client of the library surface (judge.api), as the CLI is."""
+and those below."""
 from __future__ import annotations
 
 import ast
@@ -18,11 +18,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("judge.problems", "judge.harness"),
     ("judge.languages", "judge.python_env", "judge.compile_cache", "judge.compiler"),
     ("judge.checkers",),
-    ("judge.grade",),
+    ("judge.grade", "judge.single_run"),
     ("judge.audit",),
     ("judge.evaluate",),
-    ("judge.api", "judge.doctor"),
     ("judge.service",),
+    ("judge.api", "judge.doctor"),
     ("judge.cli",),
 )
 

@@ -441,7 +441,8 @@ def test_a_worker_thread_that_dies_is_replaced(require_sandbox):
             raise _Crash
 
         def true(slot):
-            return slot.exec(["/bin/true"], Limits(), stdin=b"", files={}, fetch=[], policy="native")
+            return slot.run_command(["/bin/true"], Limits(), stdin=b"", files={}, fetch=[],
+                                    policy="native")
 
         with pytest.raises(Exception, match="worker failed"):
             service.pool.submit(crash, "test").result(timeout=60)

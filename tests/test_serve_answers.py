@@ -182,3 +182,34 @@ def test_a_grading_answer_carries_every_field_of_the_result(require_sandbox):
         assert answer == figures
     with pytest.raises(pydantic.ValidationError):
         GradeResponse.model_validate({**figures, "a_new_field": 1})
+
+
+def test_an_exec_answer_carries_every_field_of_the_run_result():
+    """/v1/exec's RunResultModel forbids fields it does not declare: a field RunResult gains
+    fails here instead of being dropped from the answer."""
+    import pydantic
+
+    from judge.sandbox import RunResult
+    from judge.service.v1_models import RunResultModel
+    from judge.verdicts import KilledBy, Status
+    run = RunResult(Status.MLE, None, 9, 12.5, 30.0, 65536, 10, KilledBy.MEMORY, None,
+                    {"memory": "cgroup"}, None, 0.4, 3, 1.5)
+    figures = json.loads(json.dumps(run.to_dict()))
+    assert RunResultModel.model_validate(figures).model_dump() == figures
+    with pytest.raises(pydantic.ValidationError):
+        RunResultModel.model_validate({**figures, "a_new_field": 1})
+
+
+def test_a_slot_state_carries_every_field_of_the_pool_status():
+    """/readyz's SlotState forbids fields it does not declare, so a field SlotPool.status()
+    gains fails here instead of being dropped."""
+    import pydantic
+
+    from judge.service.metrics import Metrics
+    from judge.service.pool import SlotPool
+    from judge.service.v1_models import SlotState
+    pool = SlotPool(2, 4, lambda index: None, Metrics())
+    for state in pool.status():
+        assert SlotState(**state).model_dump() == state
+    with pytest.raises(pydantic.ValidationError):
+        SlotState(**pool.status()[0], a_new_field=1)

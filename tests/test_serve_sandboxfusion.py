@@ -24,7 +24,7 @@ from judge.grade import GradeResult
 from judge.service.errors import ApiError
 from judge.service.sandboxfusion import refuse_judge_failure
 from judge.verdicts import Verdict
-from serving import JURY_WITHOUT_AN_ANSWER, Server
+from serving import JURY_WITHOUT_AN_ANSWER, REPO, Server
 
 pytestmark = pytest.mark.usefixtures("require_sandbox")
 
@@ -294,6 +294,41 @@ def test_submit_compiles_once_and_takes_checker_and_limits(server):
     result = sf.submit(request, max_attempts=1)
     assert not result.accepted and result.extra["verdict"] == "TLE"
     assert result.tests[0].exec_info.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
+
+
+@pytest.mark.parametrize(("language", "run_timeout", "limit_ms"),
+                         [("python", 0.001, 1), ("python", 0.003, 3), ("python", 1.2345, 1234),
+                          ("cpp", 0.0015, 2)])
+def test_submit_run_timeout_is_the_run_limit_exactly(server, language, run_timeout, limit_ms):
+    """config.run_timeout is each test's CPU limit as given, in one step: no division by the
+    language's time factor and multiplication back (python's 0.001 s was 2 ms, 0.003 s 4 ms)."""
+    request = sf.SubmitRequest(dataset="x", id=8, completion="```\nprint(1)\n```",
+                               config=sf.TestConfig(language=language, run_timeout=run_timeout,
+                                                    provided_data={"test": _tests([("", "1")])}))
+    response = server.post("/submit", request.dict())
+    assert response.status_code == 200, response.text
+    assert response.json()["extra"]["judge"]["time_limit_ms"] == limit_ms
+
+
+def _doc_table(heading: str) -> list[list[str]]:
+    """The rows of docs/serve.md's table whose header row starts with `heading`."""
+    lines = (REPO / "docs" / "serve.md").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"| {heading} |"))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip().strip("`") for cell in line.strip("|").split("|")])
+    return rows
+
+
+def test_the_documented_mapping_is_the_modules_table():
+    """docs/serve.md's tables of languages and statuses are sandboxfusion.py's, row for row."""
+    from judge.service.sandboxfusion import RUN_STATUSES, SF_LANGUAGES
+    assert dict(_doc_table("SandboxFusion `language`")) == SF_LANGUAGES
+    assert {status: (run, command) for status, run, command in _doc_table("the judge's run status")
+            } == {str(status): (str(run), str(command))
+                  for status, (run, command) in RUN_STATUSES.items()}
 
 
 def test_submit_custom_testlib_checker(server):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request, Response
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
@@ -36,7 +36,22 @@ Basic authentication). Every error is JSON: `{"error": CODE, "message": TEXT}`."
 def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
     service = service or Service(settings)
     batches = Batches(service)
+    app = FastAPI(title="judge serve", version=__version__, description=DESCRIPTION,
+                  lifespan=_lifespan(service, batches))
+    app.state.service, app.state.batches = service, batches
+    install_handlers(app, service.metrics)
+    app.add_exception_handler(ClientGone, _client_gone)
+    app.include_router(sandboxfusion.router)
+    app.include_router(v1.router)
+    app.include_router(_health_router(service))
+    app.openapi = _openapi(app, settings)  # type: ignore[method-assign]
+    _add_middleware(app, settings, service)
+    return app
 
+
+def _lifespan(service: Service, batches: Batches) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Starts the slots and loads --dataset; on shutdown, drains: batches cancelled, the pool
+    finishing what it runs and holds."""
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service.start()
@@ -49,28 +64,24 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
             await batches.close()
             await asyncio.to_thread(service.close)
             logger.info("judge serve: drained and closed")
+    return lifespan
 
-    app = FastAPI(title="judge serve", version=__version__, description=DESCRIPTION,
-                  lifespan=lifespan)
-    app.state.service = service
-    app.state.batches = batches
-    install_handlers(app, service.metrics)
 
-    @app.exception_handler(ClientGone)
-    async def client_gone(request: Request, exc: ClientGone) -> Response:
-        return Response(status_code=499)     # nobody reads it
+async def _client_gone(request: Request, exc: Exception) -> Response:
+    return Response(status_code=499)     # nobody reads it
 
-    app.include_router(sandboxfusion.router)
-    app.include_router(v1.router)
 
-    @app.get("/healthz", response_model=Health, tags=["health"],
-             summary="Liveness: the process answers (no token needed)")
+def _health_router(service: Service) -> APIRouter:
+    router = APIRouter(tags=["health"])
+
+    @router.get("/healthz", response_model=Health,
+                summary="Liveness: the process answers (no token needed)")
     async def healthz() -> Health:
         return Health(status="ok")
 
-    @app.get("/readyz", response_model=Readiness, tags=["health"],
-             responses={503: {"model": Readiness, "description": "not ready"}},
-             summary="Readiness: a warm slot, not draining (no token needed)")
+    @router.get("/readyz", response_model=Readiness,
+                responses={503: {"model": Readiness, "description": "not ready"}},
+                summary="Readiness: a warm slot, not draining (no token needed)")
     async def readyz() -> JSONResponse:
         pool = service.pool
         problems = ("loading" if not service.problems_ready
@@ -82,11 +93,16 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
                          problems=problems)
         return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
 
-    @app.get("/metrics", tags=["health"], response_class=Response,
-             summary="Prometheus metrics: queue length, runs by status, latency histograms")
+    @router.get("/metrics", response_class=Response,
+                summary="Prometheus metrics: queue length, runs by status, latency histograms")
     async def metrics() -> Response:
         return Response(service.metrics.render(), media_type=service.metrics.content_type)
 
+    return router
+
+
+def _openapi(app: FastAPI, settings: Settings) -> Callable[[], dict[str, Any]]:
+    """The schema, with the token's security schemes when the server has tokens."""
     def openapi() -> dict[str, Any]:
         if app.openapi_schema:
             return app.openapi_schema
@@ -100,9 +116,10 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
             schema["security"] = [{"bearer": []}, {"basic": []}]
         app.openapi_schema = schema
         return schema
+    return openapi
 
-    app.openapi = openapi  # type: ignore[method-assign]
 
+def _add_middleware(app: FastAPI, settings: Settings, service: Service) -> None:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
                        held_max_bytes=settings.max_requests_bytes,
                        retry_after_s=settings.retry_after_s, metrics=service.metrics)
@@ -112,4 +129,3 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
     app.add_middleware(HeldAnswers, max_bytes=settings.max_answers_bytes,
                        timeout_s=settings.send_timeout_s, retry_after_s=settings.retry_after_s,
                        metrics=service.metrics)
-    return app

@@ -59,35 +59,39 @@ class Batch:
                 item.status = "cancelled"
 
     async def drive(self) -> None:
-        service = self.service
-        lanes = asyncio.Semaphore(service.settings.slots)
+        lanes = asyncio.Semaphore(self.service.settings.slots)
 
         async def one(index: int, grading: Grading) -> None:
             async with lanes:
-                item = self.items[index]
-                if item.status != "queued":
-                    return
-                item.status = "running"
-                while True:
-                    try:
-                        result = await service.run_detached(grading.job(), "batch")
-                    except ApiError as exc:
-                        if exc.error == "queue_full" and not self.cancelled:
-                            await asyncio.sleep(service.settings.retry_after_s)
-                            continue
-                        item.status, item.error = "error", ErrorResponse(error=exc.error,
-                                                                         message=exc.message)
-                        return
-                    except JudgeError as exc:
-                        failure = judge_failure(service, exc)
-                        item.status = "error"
-                        item.error = ErrorResponse(error=failure.error, message=failure.message)
-                        return
-                    break
-                service.metrics.runs.labels("batch", str(result.verdict)).inc()
-                item.result, item.status = grade_response(result, BATCH_ITEM_TEXT_BYTES), "done"
+                await self._grade(self.items[index], grading)
 
         await asyncio.gather(*(one(i, g) for i, g in enumerate(self.gradings)))
+
+    async def _grade(self, item: BatchItem, grading: Grading) -> None:
+        """Grades one item, waiting out a full queue (the batch's items never take its place
+        from single requests)."""
+        if item.status != "queued":
+            return
+        item.status = "running"
+        service = self.service
+        while True:
+            try:
+                result = await service.run_detached(grading.job(), "batch")
+            except ApiError as exc:
+                if exc.error == "queue_full" and not self.cancelled:
+                    await asyncio.sleep(service.settings.retry_after_s)
+                    continue
+                item.status, item.error = "error", ErrorResponse(error=exc.error,
+                                                                 message=exc.message)
+                return
+            except JudgeError as exc:
+                failure = judge_failure(exc, service.settings.retry_after_s)
+                item.status = "error"
+                item.error = ErrorResponse(error=failure.error, message=failure.message)
+                return
+            break
+        service.metrics.runs.labels("batch", str(result.verdict)).inc()
+        item.result, item.status = grade_response(result, BATCH_ITEM_TEXT_BYTES), "done"
 
 
 def _excluded(item: BatchItem) -> ExcludedItem:

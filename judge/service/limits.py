@@ -12,8 +12,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from judge.service.errors import ApiError, send_error
 from judge.service.metrics import Metrics
-from judge.service.settings import Settings
-from judge.service.slot import RequestError, file_path_parts
+from judge.service.settings import Settings, run_timeout_ms
+from judge.single_run import BoxFileError, file_path_parts
 
 
 def _size(n: int) -> str:
@@ -140,7 +140,7 @@ def check_names(names: Iterable[str], settings: Settings, field: str) -> list[st
     for name in listed:
         try:
             file_path_parts(name)
-        except RequestError as exc:
+        except BoxFileError as exc:
             raise invalid(f"{field}: {exc}") from None
     return listed
 
@@ -188,7 +188,6 @@ def memory_limit(requested: int | None, settings: Settings, field: str = "memory
 
 
 def timeout_ms(seconds: float | None, default_s: float, settings: Settings, field: str) -> int:
-    from judge.service.settings import run_timeout_ms
     try:
         return run_timeout_ms(default_s if seconds is None else seconds, settings, field)
     except ValueError as exc:

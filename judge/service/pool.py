@@ -1,5 +1,6 @@
-"""The slot pool: one long-lived worker thread per slot, each owning its Slot (a Grader and a
-scratch sandbox, which belong to the thread that made them), all fed by one bounded queue.
+"""The slot pool: one long-lived worker thread per slot, each owning its slot's resources (the
+service's: a Grader with a scratch box, which belongs to the thread that made it), all fed by
+one bounded queue.
 
 The event loop never runs a job: it submits a callable and awaits the concurrent Future the
 pool returns. A full queue refuses at once (QueueFull: the server answers 503 with
@@ -140,12 +141,12 @@ class Worker:
         try:
             slot.warm()
         except Exception as exc:
-            slot.close()
+            self._close(slot)
             return self._failed_start(exc, wait)
         self.slot, self.warm, self.error = slot, True, None
         self.pool._backoff[self.index] = 0.0
         if first:
-            logger.info("slot %d ready (sandbox slot %d, cpu %d)", self.index, slot.number, slot.cpu)
+            logger.info("slot %d ready (sandbox slot %d, cpu %d)", self.index, slot.slot, slot.cpu)
         return True
 
     def _failed_start(self, exc: Exception, wait: bool) -> bool:
@@ -166,7 +167,13 @@ class Worker:
     def _close_slot(self) -> None:
         slot, self.slot, self.warm = self.slot, None, False
         if slot is not None:
+            self._close(slot)
+
+    def _close(self, slot: Any) -> None:
+        try:
             slot.close()
+        except Exception:   # a broken slot is closed as far as it goes
+            logger.exception("slot %d: closing failed", self.index)
 
 
 class SlotPool:

@@ -1,4 +1,4 @@
-"""The running service's state (settings, the slot pool, metrics) and the one way a
+"""The running service's state (settings, the slot pool, metrics, its problems) and the one way a
 request hands work to a slot: `Service.run`, which awaits the job without blocking the event
 loop, answers a full queue with 503 and Retry-After, and cancels the job when its client goes
 away before a slot took it."""
@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import math
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from fastapi import Request
 
 from judge import JudgeError
+from judge.grade import Grader
 from judge.problems.model import Problem
+from judge.problems.source import ProblemSource, open_source
 from judge.sandbox.slots import cpu_of
 from judge.service.errors import ApiError
 from judge.service.metrics import Metrics
 from judge.service.pool import PoolClosed, QueueFull, SlotPool
 from judge.service.settings import Settings
-from judge.service.slot import RequestError, Slot
+from judge.single_run import BoxFileError, ScratchBox
 
 T = TypeVar("T")
 
@@ -35,11 +38,13 @@ class Service:
         self.draining = False
         self.problems_ready = settings.dataset is None
         self.problems_error: str | None = None
+        self._problems: ProblemSource | None = None
+        self._problems_lock = threading.Lock()
 
-    def _make_slot(self, index: int) -> Slot:
+    def _make_slot(self, index: int) -> Grader:
         s = self.settings
-        return Slot(s.slot_numbers[index], cpu_of(index), box_mb=s.box_mb, testlib=s.testlib,
-                    stderr_limit_mb=s.stderr_limit_mb, max_fetch_bytes=s.max_fetch_bytes)
+        return Grader(slot=s.slot_numbers[index], cpu=cpu_of(index), testlib=s.testlib,
+                      scratch=ScratchBox(box_mb=s.box_mb, max_fetch_bytes=s.max_fetch_bytes))
 
     def start(self) -> None:
         self.pool.start()
@@ -48,9 +53,8 @@ class Service:
         """Opens the --dataset source once, in a thread, before the server says it is ready."""
         if self.settings.dataset is None:
             return
-        from judge.api import load_problems
         try:
-            await asyncio.to_thread(load_problems, self.settings.dataset)
+            await asyncio.to_thread(lambda: self._problem_source().list())
         except Exception as exc:    # reported by /readyz; the pack still serves
             self.problems_error = str(exc)
         self.problems_ready = True
@@ -60,11 +64,18 @@ class Service:
         self.pool.close(self.settings.drain_timeout_s)
 
     # -- problems -------------------------------------------------------------------------
+    def _problem_source(self) -> ProblemSource:
+        """The --dataset source (else the embedded pack), opened once: a source that failed to
+        open is tried again by the next request."""
+        with self._problems_lock:
+            if self._problems is None:
+                self._problems = open_source(self.settings.dataset)
+            return self._problems
+
     async def problem(self, problem_id: str) -> Problem:
         """A problem by id: from --dataset when the server has one, else the embedded pack."""
-        from judge.api import load_problem
         try:
-            return await asyncio.to_thread(load_problem, problem_id, self.settings.dataset)
+            return await asyncio.to_thread(lambda: self._problem_source().get(problem_id))
         except JudgeError as exc:
             raise ApiError(404, "unknown_problem", str(exc)) from None
 
@@ -83,7 +94,7 @@ class Service:
         self.metrics.rejected.labels("queue_full").inc()
         return ApiError(503, "queue_full", message, {"Retry-After": str(self.retry_after())})
 
-    def submit(self, fn: Callable[[Slot], T], endpoint: str) -> asyncio.Future[T]:
+    def submit(self, fn: Callable[[Grader], T], endpoint: str) -> asyncio.Future[T]:
         """Queues fn(slot) and returns an asyncio future of it; raises ApiError(503) when the
         queue is full or the server is draining."""
         try:
@@ -96,10 +107,10 @@ class Service:
                            {"Retry-After": str(self.settings.retry_after_s)}) from None
         return asyncio.wrap_future(future)
 
-    async def run(self, request: Request, fn: Callable[[Slot], T], endpoint: str) -> T:
+    async def run(self, request: Request, fn: Callable[[Grader], T], endpoint: str) -> T:
         """Runs fn(slot) on the next free slot and returns its result. If the client
         disconnects first, the job is cancelled (dropped unrun when still queued) and ClientGone
-        raised. A RequestError of the job is 422; any other JudgeError is 422 too (the judge's
+        raised. A BoxFileError of the job is 422; any other JudgeError is 422 too (the judge's
         words for bad input: an unknown checker, a checker that does not compile)."""
         job = self.submit(fn, endpoint)
         watcher: asyncio.Future[None] = asyncio.ensure_future(_disconnected(request))
@@ -111,12 +122,12 @@ class Service:
                 raise ClientGone
             try:
                 return job.result()
-            except RequestError as exc:
+            except BoxFileError as exc:
                 raise ApiError(422, "invalid_request", str(exc)) from None
         finally:
             watcher.cancel()
 
-    async def run_detached(self, fn: Callable[[Slot], T], endpoint: str) -> T:
+    async def run_detached(self, fn: Callable[[Grader], T], endpoint: str) -> T:
         """Like run, for work no client waits on (a batch's items)."""
         return await self.submit(fn, endpoint)
 

@@ -1,42 +1,20 @@
-"""SandboxFusion's `POST /run_code` and `POST /submit`, answered by the judge's sandbox.
-
-Mapping (README, "Serving it"):
-
-- `run_timeout` is the run's CPU limit; the wall clock gets the judge's default
-  (max(2 x, + 1 s)), so a sleeping program is a TimeLimitExceeded too. `memory_limit_MB` is the
-  peak-memory limit (-1: the server's default). Scripts (python, pypy3) have no compile step and
-  `compile_result` null, as in SandboxFusion; compiled languages report the compile, which the
-  judge's compile cache makes free the second time the same code is sent.
-- The run's status: OK is Finished with return_code 0 (Success); TLE is TimeLimitExceeded;
-  RE, MLE, OLE and RF are Finished with a non-zero return_code (Failed); SE and BUSY (the
-  machine too busy to time the run) are SandboxError, which the client retries and then raises:
-  a judge failure is never an answer a reward function reads as the program's failure. The
-  judge's own status, the CPU time and the peak memory are extra fields.
-- A language the judge does not run is the submission's failure, as `judge eval` counts it
-  (UNGRADABLE): answered at once as a run that could not start, status Failed with no compile
-  or run result (SandboxFusion's own server answers a language it lists but cannot start so:
-  the shell's exit 127 makes it a Failed run), never retried. A language it runs whose
-  toolchain is missing on this server is the judge's failure: SandboxError.
-- `/submit` grades a whole submission in one slot: compile once, run each test, check (by
-  default with SandboxFusion's own comparison), stop at the first failure unless
-  `config.extra.run_all_cases`; each test is one EvalTestCase as SandboxFusion builds them. A
-  grading the judge failed at is no EvalResult (whose accepted=false a reward function would
-  read as the model's failure): SE and BUSY are 503 with Retry-After, a checker's FAIL (the
-  jury's fault) 422; the client retries both and then raises, as SandboxFusion's own /submit
-  answers 500 when its sandbox keeps failing."""
+"""SandboxFusion's `POST /run_code` and `POST /submit`, answered by the judge's sandbox: the
+one translation between SandboxFusion's requests and answers and the judge's. What it does is
+in the tables below (languages, statuses, limits), documented in docs/serve.md ("How
+SandboxFusion's fields map", tested against these tables), with the reasons in
+docs/design.md §9."""
 from __future__ import annotations
 
 import base64
 import json
-from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Request
 
 from judge import JudgeError
-from judge.api import extract_code
 from judge.compiler import CompileResult
-from judge.grade import GradeResult, TestResult
+from judge.evaluate.extract import extract_code
+from judge.grade import Grader, GradeResult, TestResult
 from judge.languages import LANGUAGES, Language, get_language
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits, RunResult, SandboxError
@@ -57,6 +35,7 @@ from judge.service.pool import SlotUnavailable
 from judge.service.runtime import Service
 from judge.service.settings import MiB, Settings
 from judge.service.sf_models import (
+    DEFAULT_RUN_TIMEOUT_S,
     CommandRunResult,
     CommandRunStatus,
     EvalResult,
@@ -65,8 +44,9 @@ from judge.service.sf_models import (
     RunCodeResponse,
     RunStatus,
     SubmitRequest,
+    TestConfig,
 )
-from judge.service.slot import SCRIPT_LANGUAGES, Captured, ProgramOutcome, Slot
+from judge.single_run import SCRIPT_LANGUAGES, ProgramOutcome
 from judge.verdicts import Status, Verdict
 
 router = APIRouter(tags=["SandboxFusion"])
@@ -74,6 +54,19 @@ router = APIRouter(tags=["SandboxFusion"])
 # SandboxFusion's names for the judge's languages, and the judge's own.
 SF_LANGUAGES = {"python": "python", "cpp": "cpp", "java": "java", "c": "c", "pypy3": "pypy3",
                 "python3": "python"}
+# A run's status as SandboxFusion's: the answer's `status` and `run_result.status`. A judge
+# failure (SE, BUSY) is SandboxError, which the client retries and then raises, never Failed.
+RUN_STATUSES: dict[Status, tuple[RunStatus, CommandRunStatus]] = {
+    Status.OK: (RunStatus.Success, CommandRunStatus.Finished),
+    Status.TLE: (RunStatus.Failed, CommandRunStatus.TimeLimitExceeded),
+    Status.MLE: (RunStatus.Failed, CommandRunStatus.Finished),
+    Status.OLE: (RunStatus.Failed, CommandRunStatus.Finished),
+    Status.RE: (RunStatus.Failed, CommandRunStatus.Finished),
+    Status.RF: (RunStatus.Failed, CommandRunStatus.Finished),
+    Status.SE: (RunStatus.SandboxError, CommandRunStatus.Error),
+    Status.BUSY: (RunStatus.SandboxError, CommandRunStatus.Error),
+}
+KILLED_RETURN_CODE = -9     # a run stopped for a limit with no exit code of its own
 DEFAULT_CHECKER = "sandboxfusion"          # SandboxFusion's own output comparison
 DEFAULT_TIME_LIMIT_MS = 10_000             # a test's limit when the request gives none
 TEST_INFO_CHARS = 1000                     # test_info's inputs and answers, unless full
@@ -124,15 +117,13 @@ def run_command_result(run: RunResult, stdout: bytes | None, stderr: bytes | Non
                        budget: AnswerBudget, stdout_limit: int,
                        stderr_limit: int = 0) -> CommandRunResult:
     """The run as SandboxFusion's; its stdout and stderr cut to their encoded limits."""
-    status = CommandRunStatus.Finished
+    status = RUN_STATUSES[Status(run.status)][1]
     return_code: int | None = run.exit_code if run.exit_code is not None else (
         -run.signal if run.signal else None)
-    if run.status == Status.TLE:
-        status, return_code = CommandRunStatus.TimeLimitExceeded, None
-    elif run.status in (Status.SE, Status.BUSY):
-        status = CommandRunStatus.Error
-    elif run.status != Status.OK and not return_code:
-        return_code = -9      # stopped by the judge for a limit, as a kernel kill would show it
+    if status == CommandRunStatus.TimeLimitExceeded:
+        return_code = None
+    elif status == CommandRunStatus.Finished and run.status != Status.OK and not return_code:
+        return_code = KILLED_RETURN_CODE   # as a kernel kill would show it
     text_out, out_cut = budget.text(stdout, stdout_limit)
     text_err, err_cut = budget.text(stderr, stderr_limit)
     note = describe_refusal(run.syscall) if run.syscall else (
@@ -148,15 +139,14 @@ def run_command_result(run: RunResult, stdout: bytes | None, stderr: bytes | Non
 
 
 def _run_status(run: RunResult) -> tuple[RunStatus, str]:
-    if run.status == Status.OK:
-        return RunStatus.Success, ""
+    """The answer's status, and for a judge failure why."""
+    status = RUN_STATUSES[Status(run.status)][0]
     if run.status == Status.BUSY:
-        return RunStatus.SandboxError, ("the machine was too busy to time this run (it was "
-                                        "stopped by the wall clock while starved of CPU): try "
-                                        "again")
+        return status, ("the machine was too busy to time this run (it was stopped by the wall "
+                        "clock while starved of CPU): try again")
     if run.status == Status.SE:
-        return RunStatus.SandboxError, run.error or "the sandbox failed"
-    return RunStatus.Failed, ""
+        return status, run.error or "the sandbox failed"
+    return status, ""
 
 
 def run_code_response(outcome: ProgramOutcome, settings: Settings) -> RunCodeResponse:
@@ -200,11 +190,13 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
     check_stdin(stdin, settings)
     files = decode_files(body.files, settings)
     fetch = check_names(body.fetch_files, settings, "fetch_files")
-    limits = Limits(time_limit_ms=timeout_ms(body.run_timeout, 10, settings, "run_timeout"),
+    run_limit = timeout_ms(body.run_timeout, DEFAULT_RUN_TIMEOUT_S, settings, "run_timeout")
+    limits = Limits(time_limit_ms=run_limit,
                     memory_limit_mb=memory_limit(body.memory_limit_MB, settings),
                     output_limit_mb=settings.output_limit_mb,
                     stderr_limit_mb=settings.stderr_limit_mb)
-    timeout_ms(body.compile_timeout, 10, settings, "compile_timeout")   # validated only
+    # validated only: compiles run under the judge's own limits
+    timeout_ms(body.compile_timeout, DEFAULT_RUN_TIMEOUT_S, settings, "compile_timeout")
     try:
         language = resolve_language(body.language)
     except UnsupportedLanguage as exc:
@@ -214,8 +206,8 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
         service.metrics.runs.labels("run_code", "SE").inc()
         return sandbox_error(str(exc))
 
-    def job(slot: Slot) -> ProgramOutcome:
-        return slot.run_program(body.code, language, limits, stdin=stdin, files=files, fetch=fetch)
+    def job(grader: Grader) -> ProgramOutcome:
+        return grader.run_program(body.code, language, limits, stdin=stdin, files=files, fetch=fetch)
 
     try:
         outcome = await service.run(request, job, "run_code")
@@ -289,7 +281,7 @@ def _positive_int(data: dict[str, Any], *keys: str) -> int | None:
     return None
 
 
-async def submission_problem(body: SubmitRequest, language: Language, service: Service) -> Problem:
+async def submission_problem(body: SubmitRequest, service: Service) -> Problem:
     settings = service.settings
     config = body.config
     data = config.provided_data
@@ -313,12 +305,15 @@ async def submission_problem(body: SubmitRequest, language: Language, service: S
         problem = Problem(id=str(body.id), title="", statement="", time_limit_ms=time_limit,
                           memory_limit_mb=memory_limit(memory, settings, "memory_limit_mb"),
                           checker=checker, tests=tuple(tests))
-    if config.run_timeout is not None:
-        # SandboxFusion's run_timeout is the limit of the run itself: the judge's time factor
-        # of the language (python 2x, ...) is taken back out of it.
-        limit = timeout_ms(config.run_timeout, 10, settings, "config.run_timeout")
-        problem = replace(problem, time_limit_ms=max(1, round(limit / language.time_factor)))
     return problem
+
+
+def run_time_limit(config: TestConfig, settings: Settings) -> int | None:
+    """SandboxFusion's run_timeout: the limit of each test's run itself, in one step (the
+    language's time factor is not applied to it); None: the problem's limit and the factor."""
+    if config.run_timeout is None:
+        return None
+    return timeout_ms(config.run_timeout, DEFAULT_RUN_TIMEOUT_S, settings, "config.run_timeout")
 
 
 def _test_info(case: TestCase, full: bool, budget: AnswerBudget, limit: int) -> dict[str, Any]:
@@ -452,15 +447,16 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
         return ungradable_result(body, code, extracted, str(exc))
     except JudgeError as exc:          # its toolchain is missing here: never scored
         raise invalid(str(exc)) from None
-    problem = await submission_problem(body, language, service)
+    problem = await submission_problem(body, service)
+    run_limit = run_time_limit(config, service.settings)
     all_tests = bool(config.extra.get("run_all_cases", False))
 
     # Each test's stdout comes back in its exec_info, up to a share of the server's budget.
     share = submit_share(service.settings, len(problem.tests))
 
-    def job(slot: Slot) -> GradeResult:
-        return slot.grade(code, language, problem, all_tests=all_tests, keep_output=True,
-                          kept_output_limit=share)
+    def job(grader: Grader) -> GradeResult:
+        return grader.grade(code, language, problem, all_tests=all_tests, keep_output=True,
+                            kept_output_limit=share, run_time_limit_ms=run_limit)
 
     try:
         result = await service.run(request, job, "submit")
@@ -476,4 +472,4 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
 
 
 __all__ = ["router", "run_code_response", "eval_result", "provided_tests", "resolve_language",
-           "refuse_judge_failure", "UnsupportedLanguage", "Captured"]
+           "refuse_judge_failure", "UnsupportedLanguage"]

@@ -37,63 +37,75 @@ class HeldAnswers:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        start: Message | None = None
-        reserved = 0
-        dropped = False
-        loop = asyncio.get_running_loop()
-        deadline = 0.0
-
-        async def timed(message: Message) -> None:
-            nonlocal dropped
-            if dropped:
-                return
-            try:
-                await asyncio.wait_for(send(message), max(0.0, deadline - loop.time()))
-            except TimeoutError:
-                dropped = True
-                self.metrics.rejected.labels("send_timeout").inc()
-                logger.warning("an answer was not taken within %g s: dropped with its "
-                               "connection", self.timeout_s)
-
-        async def budgeted(message: Message) -> None:
-            nonlocal start, reserved, deadline
-            if message["type"] == "http.response.start":
-                start = message              # sent with the first part of the body
-                return
-            if message["type"] != "http.response.body":
-                await send(message)
-                return
-            body: bytes = message.get("body", b"")
-            if start is not None:
-                if self.held + len(body) > self.max_bytes:
-                    start = None
-                    dropped_answer = len(body)
-                    self.metrics.rejected.labels("answers_held").inc()
-                    await send_error(send, 503, "busy", f"the server holds as many answers for "
-                                     f"their clients as it may ({self.held} bytes); this one "
-                                     f"({dropped_answer} bytes) was not kept: try again",
-                                     {"Retry-After": str(self.retry_after_s)})
-                    reserved = -1             # the rest of this response is not sent
-                    return
-                reserved = len(body)
-                self.held += reserved
-                self.metrics.held_bytes.labels("answers").set(self.held)
-                deadline = loop.time() + self.timeout_s
-                first, start = start, None
-                await timed(first)
-            if reserved < 0:
-                return
-            more = message.get("more_body", False)
-            view = memoryview(body)
-            while len(view) > CHUNK_BYTES:
-                await timed({"type": "http.response.body", "body": bytes(view[:CHUNK_BYTES]),
-                             "more_body": True})
-                view = view[CHUNK_BYTES:]
-            await timed({"type": "http.response.body", "body": bytes(view), "more_body": more})
-
+        answer = _Answer(self, send)
         try:
-            await self.app(scope, receive, budgeted)
+            await self.app(scope, receive, answer.budgeted)
         finally:
-            if reserved > 0:
-                self.held -= reserved
+            if answer.reserved > 0:
+                self.held -= answer.reserved
                 self.metrics.held_bytes.labels("answers").set(self.held)
+
+
+class _Answer:
+    """One response through HeldAnswers: its start held back, its body reserved (or refused),
+    then sent in chunks before its deadline."""
+
+    def __init__(self, holder: HeldAnswers, send: Send) -> None:
+        self.holder, self.send = holder, send
+        self.start: Message | None = None
+        self.reserved = 0                 # -1: refused, the rest of this response is not sent
+        self.dropped = False
+        self.loop = asyncio.get_running_loop()
+        self.deadline = 0.0
+
+    async def timed(self, message: Message) -> None:
+        if self.dropped:
+            return
+        try:
+            await asyncio.wait_for(self.send(message), max(0.0, self.deadline - self.loop.time()))
+        except TimeoutError:
+            self.dropped = True
+            self.holder.metrics.rejected.labels("send_timeout").inc()
+            logger.warning("an answer was not taken within %g s: dropped with its "
+                           "connection", self.holder.timeout_s)
+
+    async def budgeted(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.start = message              # sent with the first part of the body
+            return
+        if message["type"] != "http.response.body":
+            await self.send(message)
+            return
+        body: bytes = message.get("body", b"")
+        if self.start is not None and not await self._reserve(len(body)):
+            return
+        if self.reserved < 0:
+            return
+        more = message.get("more_body", False)
+        view = memoryview(body)
+        while len(view) > CHUNK_BYTES:
+            await self.timed({"type": "http.response.body", "body": bytes(view[:CHUNK_BYTES]),
+                              "more_body": True})
+            view = view[CHUNK_BYTES:]
+        await self.timed({"type": "http.response.body", "body": bytes(view), "more_body": more})
+
+    async def _reserve(self, size: int) -> bool:
+        """Reserves the answer's size and sends its start; past the budget, answers 503."""
+        holder = self.holder
+        if holder.held + size > holder.max_bytes:
+            self.start = None
+            holder.metrics.rejected.labels("answers_held").inc()
+            await send_error(self.send, 503, "busy", f"the server holds as many answers for "
+                             f"their clients as it may ({holder.held} bytes); this one "
+                             f"({size} bytes) was not kept: try again",
+                             {"Retry-After": str(holder.retry_after_s)})
+            self.reserved = -1
+            return False
+        self.reserved = size
+        holder.held += size
+        holder.metrics.held_bytes.labels("answers").set(holder.held)
+        self.deadline = self.loop.time() + holder.timeout_s
+        first, self.start = self.start, None
+        assert first is not None
+        await self.timed(first)
+        return True

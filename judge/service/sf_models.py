@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+DEFAULT_RUN_TIMEOUT_S = 10     # run_timeout and compile_timeout when the request gives none
+
 
 class CommandRunStatus(StrEnum):
     Finished = "Finished"                   # the command ran to its end (any exit code)
@@ -50,10 +52,11 @@ class RunCodeRequest(BaseModel):
     code: str = Field(..., examples=['print("hello")'])
     language: str = Field(..., examples=["python"], description="python, cpp, java, c, pypy3 "
                           "(any other: a Failed run at once, verdict UNGRADABLE)")
-    compile_timeout: float = Field(default=10, description="accepted for compatibility: compiles run "
-                                   "under the judge's own compile limits")
-    run_timeout: float = Field(default=10, description="CPU seconds of the run (the wall clock gets "
-                               "twice that, or one second more)")
+    compile_timeout: float = Field(default=DEFAULT_RUN_TIMEOUT_S, description="accepted for "
+                                   "compatibility: compiles run under the judge's own compile "
+                                   "limits")
+    run_timeout: float = Field(default=DEFAULT_RUN_TIMEOUT_S, description="CPU seconds of the run "
+                               "(the wall clock gets twice that, or one second more)")
     memory_limit_MB: int = Field(default=-1, description="MB; -1 (SandboxFusion's default): the server's "
                                  "default")
     stdin: str | None = None

@@ -10,7 +10,11 @@ import json
 from fastapi import APIRouter, Request, Response
 
 from judge import JudgeError
-from judge.languages import LANGUAGES, get_language
+from judge.checkers import is_checker
+from judge.checkers.dataset_comparators import DATASET_COMPARATORS
+from judge.grade import Grader
+from judge.languages import LANGUAGES, Language, get_language
+from judge.problems.model import Problem, TestCase, is_checker_source
 from judge.problems.rules import RULES
 from judge.python_env import CPYTHON, environment
 from judge.sandbox import POLICIES, Limits
@@ -18,22 +22,23 @@ from judge.sandbox.result import CANNOT_EXECUTE
 from judge.service.answers import AnswerBudget
 from judge.service.batches import Batches
 from judge.service.errors import ApiError, ErrorResponse
-from judge.service.gradings import grade_response, judge_failure, prepare
+from judge.service.gradings import Grading, grade_response, judge_failure
 from judge.service.limits import (
     check_code,
     check_names,
     check_stdin,
+    check_tests,
     decode_files,
     invalid,
     too_large,
 )
 from judge.service.runtime import Service
-from judge.service.settings import MiB
-from judge.service.slot import Captured, Slot
+from judge.service.settings import MiB, Settings
 from judge.service.v1_models import (
     BatchCreated,
     BatchRequest,
     BatchStatus,
+    ExecLimits,
     ExecRequest,
     ExecResponse,
     GradeRequest,
@@ -41,6 +46,7 @@ from judge.service.v1_models import (
     LanguageInfo,
     RunResultModel,
 )
+from judge.single_run import Captured
 
 router = APIRouter(prefix="/v1", tags=["judge"])
 ERRORS: dict[int | str, dict[str, object]] = {
@@ -50,6 +56,57 @@ ERRORS: dict[int | str, dict[str, object]] = {
         (422, "the request is malformed or names something this judge cannot run"),
         (503, "every slot is busy and the queue is full (see Retry-After), or the server is "
               "shutting down"))}
+
+
+def _batches(request: Request) -> Batches:
+    batches: Batches = request.app.state.batches
+    return batches
+
+
+def language_of(name: str) -> Language:
+    try:
+        language = get_language(name)
+    except JudgeError as exc:
+        raise invalid(str(exc)) from None
+    if not language.available:
+        raise invalid(f"the {language.name} toolchain is not installed on this server")
+    return language
+
+
+def _checker(name: str, interactive: bool) -> str:
+    if name in DATASET_COMPARATORS or is_checker(name) or is_checker_source(name):
+        return name
+    if interactive and not name:
+        return name
+    raise invalid(f"unknown checker {name!r}: a testlib checker's name, a dataset comparator "
+                  f"({', '.join(sorted(DATASET_COMPARATORS))}), or a checker's source")
+
+
+async def prepare(body: GradeRequest, service: Service) -> Grading:
+    settings = service.settings
+    check_code(body.code, settings)
+    language = language_of(body.language)
+    if body.problem is not None:
+        inline = body.problem
+        tests = tuple(TestCase(t.input.encode(), t.output.encode()) for t in inline.tests)
+        check_tests(len(tests), sum(len(t.input) + len(t.output) for t in tests), settings,
+                    "problem.tests")
+        check_code(inline.checker, settings, "problem.checker")
+        if inline.interactor is not None:
+            check_code(inline.interactor, settings, "problem.interactor")
+            if not is_checker_source(inline.interactor):
+                raise invalid("problem.interactor must be a testlib interactor's C++ source")
+        if inline.memory_limit_mb > settings.max_memory_mb:
+            raise invalid(f"problem.memory_limit_mb {inline.memory_limit_mb} is above this "
+                          f"server's limit of {settings.max_memory_mb} MB")
+        problem = Problem(id=f"inline/{inline.id}", title="", statement="",
+                          time_limit_ms=inline.time_limit_ms, memory_limit_mb=inline.memory_limit_mb,
+                          checker=_checker(inline.checker, inline.interactor is not None),
+                          tests=tests, interactor=inline.interactor)
+    else:
+        assert body.problem_id is not None
+        problem = await service.problem(body.problem_id)
+    return Grading(body.code, language, problem, body.all_tests)
 
 
 @router.post("/grade", response_model=GradeResponse, responses=ERRORS,
@@ -63,7 +120,7 @@ async def grade(body: GradeRequest, request: Request) -> GradeResponse:
     try:
         result = await service.run(request, grading.job(), "grade")
     except JudgeError as exc:
-        raise judge_failure(service, exc) from None
+        raise judge_failure(exc, service.settings.retry_after_s) from None
     service.metrics.runs.labels("grade", str(result.verdict)).inc()
     return grade_response(result, service.settings.max_submit_output_bytes)
 
@@ -96,7 +153,26 @@ async def exec_command(body: ExecRequest, request: Request) -> ExecResponse:
     fetch = check_names(body.fetch_files, settings, "fetch_files")
     if body.policy not in POLICIES:
         raise invalid(f"unknown policy {body.policy!r}")
-    given = body.limits
+    limits = _exec_limits(body.limits, settings)
+
+    def job(grader: Grader) -> Captured:
+        return grader.run_command(list(body.argv), limits, stdin=stdin, files=files, fetch=fetch,
+                                  policy=body.policy)
+
+    try:
+        captured = await service.run(request, job, "exec")
+    except JudgeError as exc:
+        raise judge_failure(exc, service.settings.retry_after_s) from None
+    run = captured.run
+    service.metrics.runs.labels("exec", str(run.status)).inc()
+    if run.status == "SE" and run.error and run.error.startswith(CANNOT_EXECUTE):
+        raise invalid(run.error)       # a command that does not exist is the caller's mistake
+
+    return _exec_response(captured, body.output == "base64", settings)
+
+
+def _exec_limits(given: ExecLimits, settings: Settings) -> Limits:
+    """/v1/exec's limits, within this server's."""
     if given.memory_limit_mb > settings.max_memory_mb:
         raise invalid(f"limits.memory_limit_mb {given.memory_limit_mb} is above this server's "
                       f"limit of {settings.max_memory_mb} MB")
@@ -108,30 +184,22 @@ async def exec_command(body: ExecRequest, request: Request) -> ExecResponse:
         raise invalid(f"limits: the time limit may be at most {longest} ms here (and the wall "
                       "limit twice that)")
     try:
-        limits = Limits(time_limit_ms=given.time_limit_ms, memory_limit_mb=given.memory_limit_mb,
-                        wall_time_limit_ms=given.wall_time_limit_ms,
-                        output_limit_mb=given.output_limit_mb, processes=given.processes,
-                        stderr_limit_mb=settings.stderr_limit_mb)
+        return Limits(time_limit_ms=given.time_limit_ms, memory_limit_mb=given.memory_limit_mb,
+                      wall_time_limit_ms=given.wall_time_limit_ms,
+                      output_limit_mb=given.output_limit_mb, processes=given.processes,
+                      stderr_limit_mb=settings.stderr_limit_mb)
     except JudgeError as exc:
         raise invalid(f"limits: {exc}") from None
 
-    def job(slot: Slot) -> Captured:
-        return slot.exec(list(body.argv), limits, stdin=stdin, files=files, fetch=fetch,
-                         policy=body.policy)
 
-    try:
-        captured = await service.run(request, job, "exec")
-    except JudgeError as exc:
-        raise judge_failure(service, exc) from None
+def _exec_response(captured: Captured, as_base64: bool, settings: Settings) -> ExecResponse:
+    """The run, its output (as text within the output limits as encoded, or base64: at most
+    4/3 of them) and the fetched files."""
     run = captured.run
-    service.metrics.runs.labels("exec", str(run.status)).inc()
-    if run.status == "SE" and run.error and run.error.startswith(CANNOT_EXECUTE):
-        raise invalid(run.error)       # a command that does not exist is the caller's mistake
-
     budget = AnswerBudget(settings.output_limit_mb * MiB + settings.stderr_limit_mb * MiB)
 
     def out(data: bytes, limit: int) -> tuple[str, bool]:
-        if body.output == "base64":      # at most 4/3 of the output limits
+        if as_base64:
             return base64.b64encode(data).decode(), False
         return budget.text(data, limit)
 
@@ -161,7 +229,7 @@ async def create_batch(body: BatchRequest, request: Request, response: Response)
         except ApiError as exc:
             exc.message = f"items[{index}]: {exc.message}"
             raise
-    batch = batches(request).create(gradings)
+    batch = _batches(request).create(gradings)
     url = f"/v1/batches/{batch.id}"
     response.headers["Location"] = url
     return BatchCreated(id=batch.id, total=len(gradings), url=url)
@@ -170,19 +238,15 @@ async def create_batch(body: BatchRequest, request: Request, response: Response)
 @router.get("/batches/{batch_id}", response_model=BatchStatus, responses=ERRORS,
             summary="A batch's progress and the results so far")
 async def get_batch(batch_id: str, request: Request) -> BatchStatus:
-    return batches(request).get(batch_id).status()
+    return _batches(request).get(batch_id).status()
 
 
 @router.delete("/batches/{batch_id}", response_model=BatchStatus, responses=ERRORS,
                summary="Cancel a batch's items that have not started")
 async def cancel_batch(batch_id: str, request: Request) -> BatchStatus:
-    batch = batches(request).get(batch_id)
+    batch = _batches(request).get(batch_id)
     batch.cancel()
     return batch.status()
-
-
-def batches(request: Request) -> Batches:
-    return request.app.state.batches
 
 
 def python_modules(language: str) -> dict[str, list[str]] | None:

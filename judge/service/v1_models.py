@@ -136,6 +136,7 @@ class ExecRequest(BaseModel):
 
 class RunResultModel(BaseModel):
     """`judge exec --json`: the sandbox's RunResult."""
+    model_config = ConfigDict(extra="forbid")   # a field of the result is never dropped
     status: str = Field(..., description="OK, TLE, MLE, OLE, RE, RF, SE, BUSY")
     exit_code: int | None
     signal: int | None
@@ -211,6 +212,7 @@ class Health(BaseModel):
 
 
 class SlotState(BaseModel):
+    model_config = ConfigDict(extra="forbid")   # a field of SlotPool.status() is never dropped
     index: int
     warm: bool
     busy: bool

@@ -1,7 +1,8 @@
 """`judge serve` against the library, in the same run: a trivial Python and C++ /run_code and a
 20-test /submit, each timed one at a time (latency: p50, p99) and with many clients at once
-(requests per second), over HTTP to a real server on 127.0.0.1 and through the service's own
-Slot called directly in-process (the library path: the same sandboxes, no HTTP, no queue).
+(requests per second), over HTTP to a real server on 127.0.0.1 and through a Grader with a
+scratch box, as each of the server's slots holds, called directly in-process (the library path:
+the same sandboxes, no HTTP, no queue).
 
 `python -m tests.bench.serve_bench` runs this section alone."""
 from __future__ import annotations
@@ -24,11 +25,13 @@ from rich.console import Console
 from rich.table import Table
 
 from judge.cpus import usable_cpus
+from judge.grade import Grader
 from judge.languages import get_language
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits
 from judge.sandbox.slots import SERVICE, cpu_of
-from judge.service.slot import Slot
+from judge.service.settings import Settings
+from judge.single_run import ScratchBox
 
 REPO = Path(__file__).resolve().parents[2]
 PY = "print(int(input()) + 1)\n"
@@ -51,20 +54,20 @@ def _problem() -> Problem:
                    tests=tuple(TestCase(i.encode(), o.encode()) for i, o in SUBMIT_TESTS))
 
 
-def _cases() -> dict[str, tuple[dict, Callable[[Slot, int], bool]]]:
-    """name -> (the HTTP request, the same work on a Slot, returning whether it was right)."""
+def _cases() -> dict[str, tuple[dict, Callable[[Grader, int], bool]]]:
+    """name -> (the HTTP request, the same work on a Grader, returning whether it was right)."""
     limits = Limits(time_limit_ms=10_000, memory_limit_mb=1024, output_limit_mb=16)
     problem = _problem()
 
-    def run(code: str, language: str) -> Callable[[Slot, int], bool]:
+    def run(code: str, language: str) -> Callable[[Grader, int], bool]:
         lang = get_language(language)
 
-        def call(slot: Slot, i: int) -> bool:
+        def call(slot: Grader, i: int) -> bool:
             out = slot.run_program(code, lang, limits, stdin=f"{i}\n".encode(), files={}, fetch=[])
             return out.run is not None and out.run.stdout == f"{i + 1}\n".encode()
         return call
 
-    def grade(slot: Slot, i: int) -> bool:
+    def grade(slot: Grader, i: int) -> bool:
         return slot.grade(CPP, get_language("cpp"), problem, all_tests=False,
                           keep_output=True).verdict == "AC"
 
@@ -84,10 +87,10 @@ def _http_ok(name: str, body: dict, i: int) -> bool:
     return body.get("status") == "Success" and body["run_result"]["stdout"] == f"{i + 1}\n"
 
 
-def _library(slots: int, count: int, call: Callable[[Slot, int], bool], parallel: bool
+def _library(slots: int, count: int, call: Callable[[Grader, int], bool], parallel: bool
              ) -> tuple[list[float], float, int]:
     """Latencies of `count` calls (one thread), or the seconds for `count` calls spread over
-    one thread per slot, each with its own Slot (as the server's workers are)."""
+    one thread per slot, each with its own Grader (as the server's workers are)."""
     threads = slots if parallel else 1
     latencies: list[float] = []
     wrong = [0]
@@ -95,7 +98,9 @@ def _library(slots: int, count: int, call: Callable[[Slot, int], bool], parallel
     lock = threading.Lock()
 
     def worker(index: int) -> None:
-        slot = Slot(SERVICE.take(threads)[index], cpu_of(index), box_mb=64)   # as the server's
+        defaults = Settings()          # the server's scratch box
+        slot = Grader(slot=SERVICE.take(threads)[index], cpu=cpu_of(index),
+                      scratch=ScratchBox(defaults.box_mb, defaults.max_fetch_bytes))
         try:
             slot.warm()
             call(slot, 0)   # compile cache, pch
@@ -200,7 +205,7 @@ def run(console: Console) -> None:
             table.add_row(name, path, f"{statistics.median(serial) * 1e3:.1f}",
                           f"{_percentile(serial, 0.99) * 1e3:.1f}", f"{rate:.0f}", str(bad))
     console.print(table)
-    console.print("library = the service's Slot called in-process (compile cache warm, no HTTP, "
+    console.print("library = a Grader with a scratch box called in-process (compile cache warm, no HTTP, "
                   "no queue); judge serve = HTTP on 127.0.0.1 with JSON both ways")
 
 
