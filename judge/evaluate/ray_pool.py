@@ -33,18 +33,24 @@ import platform
 import queue
 import threading
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from judge import JudgeError, __version__
+from judge.evaluate.pool import PARALLEL
+from judge.evaluate.provenance import Provenance, establish
+from judge.evaluate.tasks import (
+    EvalConfig,
+    Outcome,
+    Task,
+    failure_message,
+    grading_timing,
+    se_record,
+)
+from judge.evaluate.validation import validate_problems
+from judge.problems.model import Problem
 from judge.sandbox.slots import RAY_WORKERS, cpu_of
-
-if TYPE_CHECKING:
-    from judge.evaluate.provenance import Provenance
-    from judge.evaluate.runner import EvalConfig, Outcome, Task
-    from judge.problems.model import Problem
 
 logger = logging.getLogger(__name__)
 
@@ -157,7 +163,6 @@ class JudgeWorker:
             else:
                 cpu = cpu_of(spec["cpu_index"], cpus)
             self.info["cpu"] = cpu
-            from judge.evaluate.provenance import establish
             provenance = establish(spec["languages"], spec["slot"], spec["allow_unaudited"],
                                    lambda message: logger.warning("%s", message))
             from judge.grade import Grader
@@ -174,7 +179,6 @@ class JudgeWorker:
                 "cpu": self.info["cpu"], "slot": self.info["slot"]}
 
     def _grade(self, source: str, language: str, problem: Problem) -> dict:
-        from judge.evaluate.runner import se_record
         from judge.grade import Grader
         if self.grader is None:
             return {"broken": self.broken or "the worker has no grader"}
@@ -184,10 +188,7 @@ class JudgeWorker:
             record = result.to_dict()
             phases = getattr(result, "timings", {}) or {}
         except Exception as exc:  # the judge failed on this program: SE, as in the local run
-            message = f"{type(exc).__name__}: {exc}"
-            if not isinstance(exc, JudgeError):
-                message += "\n" + traceback.format_exc(limit=3)
-            record, phases = se_record(problem, language, message), {}
+            record, phases = se_record(problem, language, failure_message(exc)), {}
             try:
                 self.grader.close()
             except Exception:
@@ -198,13 +199,10 @@ class JudgeWorker:
             except Exception as again:  # this worker can grade no more: its tasks go elsewhere
                 self.grader = None
                 self.broken = f"the grader could not be started again: {type(again).__name__}: {again}"
-        grade_ms = (time.perf_counter() - started) * 1e3
-        timing = {"grade_ms": grade_ms,
-                  **{f"{k}_ms": v * 1e3 for k, v in phases.items() if k != "total"}}
+        timing = grading_timing((time.perf_counter() - started) * 1e3, phases)
         return {"record": record, "timing": timing, "worker": self._where()}
 
     def _validate(self, problems: list[Problem]) -> str:
-        from judge.evaluate.runner import validate_problems
         if self.grader is None:
             raise JudgeError(self.broken or "the worker has no grader")
         try:
@@ -560,7 +558,7 @@ class RayCluster:
 
     def pool(self, tasks: list[Task], jobs: int, phase: str) -> RayPhase:
         late: list[_Handle] = []
-        if phase == "parallel":
+        if phase == PARALLEL:
             handles, self.handles = self.handles, []
             late, self.late = self.late, []
         else:
@@ -619,7 +617,7 @@ class RayCluster:
 
 
 class RayPhase:
-    """One phase's dispatch (the runner's PhasePool): a thread of the driver hands the tasks to
+    """One phase's dispatch (a pool.PhasePool): a thread of the driver hands the tasks to
     the workers, DEPTH at a time each, and puts an Outcome per task on `results`, then None."""
 
     def __init__(self, cluster: RayCluster, handles: list[_Handle], tasks: list[Task],
@@ -673,9 +671,9 @@ class RayPhase:
             self.results.put(None)
 
     def _put_se(self, job: _Job, message: str) -> None:
-        from judge.evaluate.runner import Outcome, _se_record
-        self.results.put(Outcome(job.task, _se_record(job.task, message), {"grade_ms": 0.0},
-                                 time.monotonic(), None))
+        task = job.task
+        self.results.put(Outcome(task, se_record(task.problem, task.language, message),
+                                 {"grade_ms": 0.0}, time.monotonic(), None))
 
     def _submit(self, h: _Handle, job: _Job, inflight: dict) -> None:
         t = job.task
@@ -746,7 +744,6 @@ class RayPhase:
                 node = self.cluster.nodes_used.get(h.node.node_id)
                 if node is not None:
                     node["graded"] += 1
-                from judge.evaluate.runner import Outcome
                 self.results.put(Outcome(job.task, reply["record"], reply["timing"],
                                          time.monotonic(), reply["worker"]))
 

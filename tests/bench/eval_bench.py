@@ -42,7 +42,8 @@ def generations(path: Path) -> int:
 
 
 def measure(gens: Path, jobs: int, cache: Path) -> dict:
-    from judge.evaluate.runner import EvalConfig, evaluate
+    from judge.evaluate.runner import evaluate
+    from judge.evaluate.tasks import EvalConfig
     old = os.environ.get("JUDGE_CACHE_DIR")
     os.environ["JUDGE_CACHE_DIR"] = str(cache)
     try:
