@@ -721,31 +721,36 @@ class RayPhase:
                     accepted: list[_Handle] = []
                     if self.cluster._accept(h, ref, accepted):
                         self.handles.append(h)
-                    continue
-                job, h = inflight.pop(ref)
-                h.inflight.discard(ref)
-                try:
-                    reply = self.ray.get(ref)
-                except Exception as exc:
-                    if not _is_ray_error(exc):
-                        raise
-                    self._worker_lost(h, exc, job, inflight, starting, done)
-                    continue
-                if reply.get("broken"):
-                    self.cluster._refuse(h, reply["broken"])
-                    self.pending.appendleft(job)
-                    continue
-                key = job.task.jk.key
-                if key in done:
-                    self.cluster.duplicates += 1
-                    continue
-                done.add(key)
-                h.graded += 1
-                node = self.cluster.nodes_used.get(h.node.node_id)
-                if node is not None:
-                    node["graded"] += 1
-                self.results.put(Outcome(job.task, reply["record"], reply["timing"],
-                                         time.monotonic(), reply["worker"]))
+                else:
+                    self._collect(ref, inflight, starting, done)
+
+    def _collect(self, ref: Any, inflight: dict, starting: dict, done: set[str]) -> None:
+        """Takes a finished grading's reply: an Outcome, unless its worker was lost or broken
+        (the task goes back to the queue) or the key was graded already (dropped)."""
+        job, h = inflight.pop(ref)
+        h.inflight.discard(ref)
+        try:
+            reply = self.ray.get(ref)
+        except Exception as exc:
+            if not _is_ray_error(exc):
+                raise
+            self._worker_lost(h, exc, job, inflight, starting, done)
+            return
+        if reply.get("broken"):
+            self.cluster._refuse(h, reply["broken"])
+            self.pending.appendleft(job)
+            return
+        key = job.task.jk.key
+        if key in done:
+            self.cluster.duplicates += 1
+            return
+        done.add(key)
+        h.graded += 1
+        node = self.cluster.nodes_used.get(h.node.node_id)
+        if node is not None:
+            node["graded"] += 1
+        self.results.put(Outcome(job.task, reply["record"], reply["timing"],
+                                 time.monotonic(), reply["worker"]))
 
     def _worker_lost(self, h: _Handle, exc: BaseException, job: _Job, inflight: dict,
                      starting: dict, done: set[str]) -> None:
