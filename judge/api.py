@@ -40,9 +40,9 @@ from typing import Any
 from judge import JudgeError
 from judge.evaluate import extract
 from judge.evaluate.generations import Generation, parse_row
-from judge.evaluate.runner import EvalConfig
 from judge.evaluate.runner import evaluate as run_evaluation
 from judge.evaluate.summary import EvalResult
+from judge.evaluate.tasks import EvalConfig
 from judge.grade import Grader, GradeResult, TestResult
 from judge.harness import is_functional, wrap_source
 from judge.languages import Language, get_language

@@ -27,8 +27,8 @@ from conftest import (
 from judge import JudgeError
 from judge.evaluate.generations import read_generations
 from judge.evaluate.html_report import render_html
-from judge.evaluate.phases import needs_rerun
 from judge.evaluate.ratings import contest_rating, mle_rating, problem_score
+from judge.evaluate.rerun import needs_rerun
 from judge.problems.source import parse_dataset
 
 ROOT = Path(__file__).resolve().parent.parent

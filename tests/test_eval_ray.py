@@ -151,8 +151,8 @@ def of_dir(out: Path) -> tuple[dict, list[dict]]:
 
 
 def evaluate(gens: Path, out: Path, **options):
-    from judge.evaluate.runner import EvalConfig
     from judge.evaluate.runner import evaluate as run
+    from judge.evaluate.tasks import EvalConfig
     return run(EvalConfig(generations=gens, out=out, progress=False, **options))
 
 

@@ -71,7 +71,7 @@ def test_the_cpu_of_a_slot_is_the_usable_cpus_in_turn():
 def test_every_user_takes_its_slots_from_the_registry():
     from judge import api
     from judge.audit.runner import ProbeRunner
-    from judge.evaluate.runner import EvalConfig
+    from judge.evaluate.tasks import EvalConfig
     from judge.grade import Grader
     from judge.sandbox import Sandbox
     from judge.service.settings import Settings

@@ -5,6 +5,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -12,6 +13,9 @@ from judge.cli.app import app, fail, testlib_dir
 from judge.cli.console import stderr_console, stdout_console
 from judge.evaluate.progress import DEFAULT_INTERVAL_S
 from judge.problems.source import DATASET_HELP
+
+if TYPE_CHECKING:
+    from judge.evaluate.tasks import EvalConfig
 
 INCOMPLETE_EXIT = 3
 RAY_LOCAL = "local"
@@ -108,12 +112,25 @@ def eval_command(
                                          help="First sandbox slot number (to keep concurrent "
                                               "evals apart)."),
 ) -> None:
+    from judge.evaluate.tasks import EvalConfig
 
+    _check_options(jobs, progress_interval, ray, lang)
+    cfg = EvalConfig(generations=generations, dataset=dataset, jobs=jobs, out=out,
+                     standings=standings, ratings=ratings,
+                     testlib=testlib_dir(testlib), language=lang,
+                     skip_ungradable=skip_ungradable, allow_unaudited=allow_unaudited,
+                     slot_base=slot_base, ray=ray,
+                     progress=not no_progress, progress_interval_s=progress_interval,
+                     command=shlex.join(sys.argv))
+    summary = _run(cfg, as_json)
+    if not summary["complete"]:
+        raise typer.Exit(INCOMPLETE_EXIT)
+
+
+def _check_options(jobs: int | None, progress_interval: float, ray: str | None,
+                   lang: str | None) -> None:
+    """Refuses bad option values before anything is read."""
     from judge import JudgeError
-    from judge.evaluate.runner import EvalConfig, EvalInterrupted, evaluate
-    from judge.evaluate.terminal import render_terminal
-
-    err = stderr_console()
     if jobs is not None and jobs < 1:
         raise fail(f"--jobs must be at least 1, got {jobs}")
     if not progress_interval > 0:
@@ -128,13 +145,16 @@ def eval_command(
             get_language(language_from_tag(lang) or lang)
         except JudgeError as exc:
             raise fail(f"--lang: {exc}") from None
-    cfg = EvalConfig(generations=generations, dataset=dataset, jobs=jobs, out=out,
-                     standings=standings, ratings=ratings,
-                     testlib=testlib_dir(testlib), language=lang,
-                     skip_ungradable=skip_ungradable, allow_unaudited=allow_unaudited,
-                     slot_base=slot_base, ray=ray,
-                     progress=not no_progress, progress_interval_s=progress_interval,
-                     command=shlex.join(sys.argv))
+
+
+def _run(cfg: EvalConfig, as_json: bool) -> dict:
+    """Runs the evaluation and prints its summary (JSON or tables); returns the summary."""
+    from judge import JudgeError
+    from judge.evaluate.phases import EvalInterrupted
+    from judge.evaluate.runner import evaluate
+    from judge.evaluate.terminal import render_terminal
+
+    err = stderr_console()
 
     def warn(message: str) -> None:
         err.print(f"[yellow]warning:[/] {message}", markup=True, highlight=False, soft_wrap=True)
@@ -151,5 +171,4 @@ def eval_command(
         typer.echo(json.dumps(result.summary, indent=2))
     else:
         render_terminal(result.summary, stdout_console(), result.out)
-    if not result.summary["complete"]:
-        raise typer.Exit(INCOMPLETE_EXIT)
+    return result.summary

@@ -92,11 +92,8 @@ def _e(x: Any) -> str:
     return html.escape(str(x))
 
 
-def render_html(summary: dict, records: list[dict]) -> str:
-    # No "<", ">" or "&" reaches the page raw: a checker message or a row's reason holding
-    # "</script>" or "<!--" cannot end the data block or change how the parser reads it.
-    data = (json.dumps(_report_data(summary, records))
-            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+def _metrics_table(summary: dict) -> tuple[str, list[str]]:
+    """The metrics table's header and rows: all languages, then each."""
     ks = list(summary.get("pass_at_k", {}))
     rows = []
     if summary["num_samples"]:
@@ -109,6 +106,10 @@ def render_html(summary: dict, records: list[dict]) -> str:
                 figure(sp.get("stderr")))) + "</tr>")
     head = "".join(f"<th>{_e(h)}</th>" for h in ("language", "samples", "problems", "avg@n",
                                                 *[f"pass@{k}" for k in ks], "std", "stderr"))
+    return head, rows
+
+
+def _kpis(summary: dict) -> str:
     ratings = summary.get("ratings", {})
     kpis = [("samples", summary["num_samples"]), ("problems", summary["num_problems"]),
             ("pass@1", figure(summary.get("pass_at_k", {}).get("1")))]
@@ -117,16 +118,29 @@ def render_html(summary: dict, records: list[dict]) -> str:
     if ratings.get("mle", {}).get("rating") is not None:
         kpis.append(("MLE rating", f"{ratings['mle']['rating']:.0f} ± {ratings['mle']['stderr']:.0f}"))
     kpis.append(("TLE re-runs (changed)", f"{summary['reruns']['count']} ({summary['reruns']['changed']})"))
-    kpi_html = "".join(f"<div class='kpi'><b>{_e(v)}</b><span>{_e(k)}</span></div>" for k, v in kpis)
-    problem_rows = "".join(
-        f"<tr><td>{_e(pid)}</td><td>{d['n']}</td><td>{d['c']}</td><td>{figure(d['avg'])}</td></tr>"
-        for pid, d in summary.get("problems", {}).items())
+    return "".join(f"<div class='kpi'><b>{_e(v)}</b><span>{_e(k)}</span></div>" for k, v in kpis)
+
+
+def _skipped_table(summary: dict) -> str:
     skipped = "".join(f"<tr><td>{_e(s['row'])}</td><td>{_e(s['problem_id'])}</td>"
                       f"<td style='text-align:left'>{_e(s['reason'])}</td></tr>"
                       for s in summary.get("skipped", []))
-    skipped_table = ('<h2 style="margin-top:12px">Skipped rows</h2><table><thead><tr><th>row</th>'
-                     '<th>problem</th><th>reason</th></tr></thead><tbody>' + skipped + '</tbody></table>'
-                     if skipped else '')
+    return ('<h2 style="margin-top:12px">Skipped rows</h2><table><thead><tr><th>row</th>'
+            '<th>problem</th><th>reason</th></tr></thead><tbody>' + skipped + '</tbody></table>'
+            if skipped else '')
+
+
+def render_html(summary: dict, records: list[dict]) -> str:
+    # No "<", ">" or "&" reaches the page raw: a checker message or a row's reason holding
+    # "</script>" or "<!--" cannot end the data block or change how the parser reads it.
+    data = (json.dumps(_report_data(summary, records))
+            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+    head, rows = _metrics_table(summary)
+    kpi_html = _kpis(summary)
+    problem_rows = "".join(
+        f"<tr><td>{_e(pid)}</td><td>{d['n']}</td><td>{d['c']}</td><td>{figure(d['avg'])}</td></tr>"
+        for pid, d in summary.get("problems", {}).items())
+    skipped_table = _skipped_table(summary)
     provenance = summary["provenance"]
     host = provenance["host"]
     tool = "".join(f"<tr><td>{_e(k)}</td><td style='text-align:left'>{_e(v)}</td></tr>"

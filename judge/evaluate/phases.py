@@ -1,43 +1,23 @@
-"""The phases of `judge eval`: judging every program over the workers' pool, then re-running
-alone the verdicts that may be the machine's doing; every result is stored as it arrives, and an
-interrupt keeps what finished cleanly."""
+"""One judging phase: its tasks judged on a pool of workers, each result stored as it arrives;
+an interrupt keeps what is clean and raises EvalInterrupted."""
 from __future__ import annotations
 
 import logging
 import queue
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
+from judge.evaluate.pool import PARALLEL, PhasePool
 from judge.evaluate.progress import EvalProgress
+from judge.evaluate.rerun import needs_rerun
 from judge.evaluate.store import Store
-from judge.evaluate.tasks import Outcome, PhasePool, Task
-from judge.verdicts import KilledBy, Verdict
+from judge.evaluate.tasks import Outcome, Task
+from judge.verdicts import Verdict
 
 logger = logging.getLogger(__name__)
 
-RERUN_LOW, RERUN_HIGH = 0.8, 1.5
-
-
-def needs_rerun(result: dict, slots: int) -> bool:
-    """Whether a verdict must be confirmed by a serial re-run before it is final: a TLE when more
-    than one slot was running (neighbours share caches and memory bandwidth), or a TLE whose CPU
-    time was within [0.8, 1.5] x the limit (a noisy machine can push a close program over), and
-    always a BUSY run (starved of CPU: no verdict yet); one that stays BUSY is reported. An
-    interactive submission stopped for idleness waited for input that never came: no neighbour
-    changes that, and it is not re-run."""
-    if result.get("verdict") == Verdict.BUSY:
-        return True
-    if result.get("verdict") != Verdict.TLE:
-        return False
-    tle = [t for t in result.get("tests", []) if t.get("verdict") == Verdict.TLE]
-    if tle and tle[-1].get("killed_by") == KilledBy.IDLE:
-        return False
-    if slots > 1:
-        return True
-    limit = result.get("time_limit_ms") or 0
-    cpu = tle[-1]["cpu_time_ms"] if tle else result.get("max_cpu_time_ms", 0.0)
-    return limit > 0 and RERUN_LOW * limit <= cpu <= RERUN_HIGH * limit
+PoolFactory = Callable[[list[Task], int, str], PhasePool]
 
 
 class EvalInterrupted(Exception):
@@ -62,28 +42,40 @@ def _suspicious(record: dict) -> bool:
                for t in record.get("tests", []))
 
 
-def run_phase(store: Store, tasks: list[Task], jobs: int,
-              make_pool: Callable[[list[Task], int, str], PhasePool],
+def _stored_record(out: Outcome) -> dict:
+    return out.record if out.worker is None else {**out.record, "graded_by": out.worker}
+
+
+def run_phase(store: Store, tasks: list[Task], jobs: int, make_pool: PoolFactory,
               phase: str, progress: EvalProgress, stats: dict,
               previous: dict[str, str] | None = None) -> dict[str, dict]:
     """Judges `tasks` on `jobs` slots of the pool `make_pool(tasks, jobs, phase)` gives, storing
-    each result as it arrives. Returns key -> what was stored."""
+    each result as it arrives. Returns key -> record."""
     done: dict[str, dict] = {}
     if not tasks:
         return done
     jobs = max(1, min(jobs, len(tasks)))
-    label = "judging" if phase == "parallel" else "re-running TLEs alone"
+    label = "judging" if phase == PARALLEL else "re-running TLEs alone"
     pool = make_pool(tasks, jobs, phase)
     bar = progress.phase(f"{label} ({pool.label})", len(tasks))
     started = time.monotonic()
     pool.start()
+    finished_workers = 0
     try:
-        for out in _outcomes(pool, bar.tick):
-            done[out.task.jk.key] = _store(store, out, jobs, phase, previous)
-            _count(stats, out.timing, phase)
+        while finished_workers < pool.workers:
+            try:
+                out = pool.results.get(timeout=0.25)
+            except queue.Empty:
+                bar.tick()
+                continue
+            if out is None:
+                finished_workers += 1
+                continue
+            done[out.task.jk.key] = _record(store, out, jobs, phase, previous)
+            _count(stats, out, phase)
             bar.advance()
     except KeyboardInterrupt:
-        _keep_clean_results(pool, store, jobs, phase, done)
+        _keep_clean_results(store, pool, jobs, phase, done)
         final = sum(1 for v in done.values() if v["state"] == "final")
         raise EvalInterrupted(len(done), len(tasks), final) from None
     stats.setdefault("phase_wall_ms", {})[phase] = (time.monotonic() - started) * 1e3
@@ -91,31 +83,12 @@ def run_phase(store: Store, tasks: list[Task], jobs: int,
     return done
 
 
-def _outcomes(pool: PhasePool, idle: Callable[[], None]) -> Iterator[Outcome]:
-    """The pool's outcomes as they arrive, until every worker said it is done."""
-    finished_workers = 0
-    while finished_workers < pool.workers:
-        try:
-            out = pool.results.get(timeout=0.25)
-        except queue.Empty:
-            idle()
-            continue
-        if out is None:
-            finished_workers += 1
-        else:
-            yield out
-
-
-def _graded_record(out: Outcome) -> dict:
-    return out.record if out.worker is None else {**out.record, "graded_by": out.worker}
-
-
-def _store(store: Store, out: Outcome, jobs: int, phase: str,
-           previous: dict[str, str] | None) -> dict:
-    """Stores one outcome: provisional when it must be re-run alone, final otherwise, an error
-    when the judge failed (judged again on the next run)."""
-    rec = _graded_record(out)
-    if phase == "parallel":
+def _record(store: Store, out: Outcome, jobs: int, phase: str,
+            previous: dict[str, str] | None) -> dict:
+    """Stores one outcome: final, provisional (to be re-run alone) or error (judged again on the
+    next run)."""
+    rec = _stored_record(out)
+    if phase == PARALLEL:
         state = "provisional" if needs_rerun(rec, jobs) else "final"
         first, reruns = None, 0
     else:
@@ -130,23 +103,23 @@ def _store(store: Store, out: Outcome, jobs: int, phase: str,
                     out.task.language, rec["verdict"], rec.get("max_cpu_time_ms") or 0)
     store.put(out.task.jk, state, rec["verdict"], rec, out.timing, phase=phase,
               first_verdict=first, reruns=reruns)
-    return {"state": state, "record": rec, "timing": out.timing, "first_verdict": first,
-            "reruns": reruns}
+    return {"state": state, "record": rec, "timing": out.timing,
+            "first_verdict": first, "reruns": reruns}
 
 
-def _count(stats: dict, timing: dict, phase: str) -> None:
-    for k, v in timing.items():
+def _count(stats: dict, out: Outcome, phase: str) -> None:
+    for k, v in out.timing.items():
         stats[k] = stats.get(k, 0.0) + v
     by_phase = stats.setdefault("phase_grade_ms", {})
-    by_phase[phase] = by_phase.get(phase, 0.0) + timing.get("grade_ms", 0.0)
+    by_phase[phase] = by_phase.get(phase, 0.0) + out.timing.get("grade_ms", 0.0)
     stats["judged"] = stats.get("judged", 0) + 1
     stats[f"judged_{phase}"] = stats.get(f"judged_{phase}", 0) + 1
 
 
-def _keep_clean_results(pool: PhasePool, store: Store, jobs: int, phase: str,
+def _keep_clean_results(store: Store, pool: PhasePool, jobs: int, phase: str,
                         done: dict[str, dict]) -> None:
     """After an interrupt: results finishing now may come from programs or supervisors hit by
-    the same Ctrl-C; keep only the clean ones, drop the rest (judged on the next run)."""
+    the same Ctrl-C; the clean ones are kept, the rest dropped (judged on the next run)."""
     pool.stop.set()
     pool.shutdown(timeout=20.0)
     while True:
@@ -154,9 +127,9 @@ def _keep_clean_results(pool: PhasePool, store: Store, jobs: int, phase: str,
             out = pool.results.get_nowait()
         except queue.Empty:
             break
-        if out is None or _suspicious(out.record) or phase != "parallel":
+        if out is None or _suspicious(out.record) or phase != PARALLEL:
             continue
         state = "provisional" if needs_rerun(out.record, jobs) else "final"
-        rec = _graded_record(out)
+        rec = _stored_record(out)
         store.put(out.task.jk, state, rec["verdict"], rec, out.timing, phase=phase)
         done[out.task.jk.key] = {"state": state}

@@ -35,7 +35,7 @@ The standard error is ``1 / sqrt(Fisher information + 1/sd^2)``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,23 +133,8 @@ def _handles(row: Mapping) -> list[str]:
     return [m["handle"] for m in party.get("members", []) if isinstance(m, Mapping) and "handle" in m]
 
 
-def contest_rating(
-    standings: Mapping,
-    rating_changes: Sequence[Mapping],
-    solved: Mapping[str, tuple[int, int]],
-    contest_id: Any = None,
-) -> ContestRating:
-    """The model's CodeElo rating on one contest.
-
-    ``solved`` maps a problem index ("A", "B1", ...) to (c accepted, K samples). Problems of the
-    contest absent from ``solved`` score 0.
-    """
-    if contest_id is None:
-        contest_id = (standings.get("contest") or {}).get("id")
-    problems = standings.get("problems")
-    rows = standings.get("rows")
-    if not isinstance(problems, list) or not isinstance(rows, list):
-        raise JudgeError(f"contest {contest_id}: standings need 'problems' and 'rows' lists")
+def _problem_points(problems: list, contest_id: Any) -> dict[str, float]:
+    """Each problem's points by its index ("A", "B1", ...)."""
     points: dict[str, float] = {}
     for p in problems:
         idx = p.get("index")
@@ -160,16 +145,12 @@ def contest_rating(
                 f"contest {contest_id}: problem {idx} has no 'points' "
                 "(the CodeElo score needs point-scored contests)")
         points[str(idx)] = float(p["points"])
-    unknown = set(map(str, solved)) - set(points)
-    if unknown:
-        raise JudgeError(f"contest {contest_id}: results for unknown problems {sorted(unknown)}")
+    return points
 
-    scores: dict[str, float] = {}
-    for idx, pts in points.items():
-        c, k = solved.get(idx, (0, 1))
-        scores[idx] = problem_score(pts, int(c), int(k))
-    total = math.fsum(scores.values())
 
+def _rated_contestants(rows: list, rating_changes: Sequence[Mapping],
+                       contest_id: Any) -> tuple[list[float], list[float]]:
+    """The score and the rating before the contest of every rated contestant in the standings."""
     by_handle: dict[str, float] = {}
     for row in rows:
         ptype = (row.get("party") or {}).get("participantType")
@@ -189,6 +170,38 @@ def contest_rating(
         if h in by_handle:
             part_scores.append(by_handle[h])
             part_ratings.append(old)
+    return part_scores, part_ratings
+
+
+def contest_rating(
+    standings: Mapping,
+    rating_changes: Sequence[Mapping],
+    solved: Mapping[str, tuple[int, int]],
+    contest_id: Any = None,
+) -> ContestRating:
+    """The model's CodeElo rating on one contest.
+
+    ``solved`` maps a problem index ("A", "B1", ...) to (c accepted, K samples). Problems of the
+    contest absent from ``solved`` score 0.
+    """
+    if contest_id is None:
+        contest_id = (standings.get("contest") or {}).get("id")
+    problems = standings.get("problems")
+    rows = standings.get("rows")
+    if not isinstance(problems, list) or not isinstance(rows, list):
+        raise JudgeError(f"contest {contest_id}: standings need 'problems' and 'rows' lists")
+    points = _problem_points(problems, contest_id)
+    unknown = set(map(str, solved)) - set(points)
+    if unknown:
+        raise JudgeError(f"contest {contest_id}: results for unknown problems {sorted(unknown)}")
+
+    scores: dict[str, float] = {}
+    for idx, pts in points.items():
+        c, k = solved.get(idx, (0, 1))
+        scores[idx] = problem_score(pts, int(c), int(k))
+    total = math.fsum(scores.values())
+
+    part_scores, part_ratings = _rated_contestants(rows, rating_changes, contest_id)
     if not part_ratings:
         raise JudgeError(f"contest {contest_id}: no rated contestant has a standings row")
     rank = model_rank(total, part_scores)
@@ -232,19 +245,10 @@ def solve_probability(rating: float, difficulty: float) -> float:
     return 1.0 / (1.0 + 10.0 ** x)
 
 
-def mle_rating(
-    problems: Iterable[tuple[float, int, int]],
-    prior_sd: float | None = 400.0,
-    prior_mean: float | None = None,
-    weighting: str = "problem",
-    tol: float = 1e-7,
-) -> MLERating:
-    """Maximum a-posteriori rating from (problem rating d, accepted c, samples n) triples.
-
-    ``prior_sd=None`` gives the plain maximum likelihood, which is infinite (an error) when every
-    problem is solved or none is.
-    """
-    obs: list[tuple[float, float, float]] = []   # (d, success weight, total weight)
+def _observations(problems: Iterable[tuple[float, int, int]],
+                  weighting: str) -> list[tuple[float, float, float]]:
+    """(d, success weight, total weight) of each rated problem."""
+    obs: list[tuple[float, float, float]] = []
     for item in problems:
         try:
             d, c, n = item
@@ -260,6 +264,48 @@ def mle_rating(
             obs.append((float(d), float(c), float(n)))
         else:
             raise JudgeError(f"rating: weighting must be 'problem' or 'sample', not {weighting!r}")
+    return obs
+
+
+def _root(grad: Callable[[float], float], lo: float, hi: float, tol: float) -> float:
+    """The zero of a strictly decreasing `grad`: [lo, hi] widened until it brackets it, then
+    bisected (which converges unconditionally, ~50 steps)."""
+    step = 400.0
+    while grad(lo) < 0:
+        lo -= step
+        step *= 2
+        if lo < -1e7:
+            raise JudgeError("rating: the likelihood has no finite maximum")
+    step = 400.0
+    while grad(hi) > 0:
+        hi += step
+        step *= 2
+        if hi > 1e7:
+            raise JudgeError("rating: the likelihood has no finite maximum")
+    while hi - lo > tol:
+        mid = (lo + hi) / 2.0
+        if mid <= lo or mid >= hi:
+            break
+        if grad(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2.0
+
+
+def mle_rating(
+    problems: Iterable[tuple[float, int, int]],
+    prior_sd: float | None = 400.0,
+    prior_mean: float | None = None,
+    weighting: str = "problem",
+    tol: float = 1e-7,
+) -> MLERating:
+    """Maximum a-posteriori rating from (problem rating d, accepted c, samples n) triples.
+
+    ``prior_sd=None`` gives the plain maximum likelihood, which is infinite (an error) when every
+    problem is solved or none is.
+    """
+    obs = _observations(problems, weighting)
     if not obs:
         raise JudgeError("rating: no rated problems")
     mu = prior_mean if prior_mean is not None else math.fsum(d for d, _, _ in obs) / len(obs)
@@ -278,30 +324,7 @@ def mle_rating(
         return math.fsum(w * p * (1.0 - p) for d, _, w in obs
                          for p in (solve_probability(r, d),)) * LN10_400 ** 2 + inv_var
 
-    lo = min(d for d, _, _ in obs) - 400.0
-    hi = max(d for d, _, _ in obs) + 400.0
-    step = 400.0
-    while grad(lo) < 0:
-        lo -= step
-        step *= 2
-        if lo < -1e7:
-            raise JudgeError("rating: the likelihood has no finite maximum")
-    step = 400.0
-    while grad(hi) > 0:
-        hi += step
-        step *= 2
-        if hi > 1e7:
-            raise JudgeError("rating: the likelihood has no finite maximum")
-    # The derivative is strictly decreasing: bisection converges unconditionally (~50 steps).
-    while hi - lo > tol:
-        mid = (lo + hi) / 2.0
-        if mid <= lo or mid >= hi:
-            break
-        if grad(mid) > 0:
-            lo = mid
-        else:
-            hi = mid
-    r = (lo + hi) / 2.0
+    r = _root(grad, min(d for d, _, _ in obs) - 400.0, max(d for d, _, _ in obs) + 400.0, tol)
     h = info(r)
     return MLERating(
         rating=r,

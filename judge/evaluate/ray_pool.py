@@ -35,15 +35,22 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from judge import JudgeError, __version__, config
-from judge.evaluate.tasks import EvalConfig, Outcome, Task, se_record, timed_grade
+from judge.evaluate.pool import PARALLEL
+from judge.evaluate.provenance import Provenance, establish
+from judge.evaluate.tasks import (
+    EvalConfig,
+    Outcome,
+    Task,
+    failure_message,
+    grading_timing,
+    se_record,
+)
+from judge.evaluate.validation import validate_problems
+from judge.problems.model import Problem
 from judge.sandbox.slots import RAY_WORKERS, cpu_of
-
-if TYPE_CHECKING:
-    from judge.evaluate.provenance import Provenance
-    from judge.problems.model import Problem
 
 logger = logging.getLogger(__name__)
 
@@ -149,7 +156,6 @@ class JudgeWorker:
             else:
                 cpu = cpu_of(spec["cpu_index"], cpus)
             self.info["cpu"] = cpu
-            from judge.evaluate.provenance import establish
             provenance = establish(spec["languages"], spec["slot"], spec["allow_unaudited"],
                                    lambda message: logger.warning("%s", message))
             from judge.grade import Grader
@@ -169,8 +175,13 @@ class JudgeWorker:
         from judge.grade import Grader
         if self.grader is None:
             return {"broken": self.broken or "the worker has no grader"}
-        record, timing, failed = timed_grade(self.grader, source, language, problem)
-        if failed:     # as in the local run: a fresh grader for the next program
+        started = time.perf_counter()
+        try:
+            result = self.grader.grade(source, language, problem)
+            record = result.to_dict()
+            phases = getattr(result, "timings", {}) or {}
+        except Exception as exc:  # the judge failed on this program: SE, as in the local run
+            record, phases = se_record(problem, language, failure_message(exc)), {}
             try:
                 self.grader.close()
             except Exception:
@@ -181,10 +192,10 @@ class JudgeWorker:
             except Exception as again:  # this worker can grade no more: its tasks go elsewhere
                 self.grader = None
                 self.broken = f"the grader could not be started again: {type(again).__name__}: {again}"
+        timing = grading_timing((time.perf_counter() - started) * 1e3, phases)
         return {"record": record, "timing": timing, "worker": self._where()}
 
     def _validate(self, problems: list[Problem]) -> str:
-        from judge.evaluate.validation import validate_problems
         if self.grader is None:
             raise JudgeError(self.broken or "the worker has no grader")
         try:
@@ -540,7 +551,7 @@ class RayCluster:
 
     def pool(self, tasks: list[Task], jobs: int, phase: str) -> RayPhase:
         late: list[_Handle] = []
-        if phase == "parallel":
+        if phase == PARALLEL:
             handles, self.handles = self.handles, []
             late, self.late = self.late, []
         else:
@@ -599,7 +610,7 @@ class RayCluster:
 
 
 class RayPhase:
-    """One phase's dispatch (the runner's PhasePool): a thread of the driver hands the tasks to
+    """One phase's dispatch (a pool.PhasePool): a thread of the driver hands the tasks to
     the workers, DEPTH at a time each, and puts an Outcome per task on `results`, then None."""
 
     def __init__(self, cluster: RayCluster, handles: list[_Handle], tasks: list[Task],
@@ -653,9 +664,9 @@ class RayPhase:
             self.results.put(None)
 
     def _put_se(self, job: _Job, message: str) -> None:
-        self.results.put(Outcome(job.task, se_record(job.task.problem, job.task.language, message),
-                                 {"grade_ms": 0.0},
-                                 time.monotonic(), None))
+        task = job.task
+        self.results.put(Outcome(task, se_record(task.problem, task.language, message),
+                                 {"grade_ms": 0.0}, time.monotonic(), None))
 
     def _submit(self, h: _Handle, job: _Job, inflight: dict) -> None:
         t = job.task
@@ -703,31 +714,36 @@ class RayPhase:
                     accepted: list[_Handle] = []
                     if self.cluster._accept(h, ref, accepted):
                         self.handles.append(h)
-                    continue
-                job, h = inflight.pop(ref)
-                h.inflight.discard(ref)
-                try:
-                    reply = self.ray.get(ref)
-                except Exception as exc:
-                    if not _is_ray_error(exc):
-                        raise
-                    self._worker_lost(h, exc, job, inflight, starting, done)
-                    continue
-                if reply.get("broken"):
-                    self.cluster._refuse(h, reply["broken"])
-                    self.pending.appendleft(job)
-                    continue
-                key = job.task.jk.key
-                if key in done:
-                    self.cluster.duplicates += 1
-                    continue
-                done.add(key)
-                h.graded += 1
-                node = self.cluster.nodes_used.get(h.node.node_id)
-                if node is not None:
-                    node["graded"] += 1
-                self.results.put(Outcome(job.task, reply["record"], reply["timing"],
-                                         time.monotonic(), reply["worker"]))
+                else:
+                    self._collect(ref, inflight, starting, done)
+
+    def _collect(self, ref: Any, inflight: dict, starting: dict, done: set[str]) -> None:
+        """Takes a finished grading's reply: an Outcome, unless its worker was lost or broken
+        (the task goes back to the queue) or the key was graded already (dropped)."""
+        job, h = inflight.pop(ref)
+        h.inflight.discard(ref)
+        try:
+            reply = self.ray.get(ref)
+        except Exception as exc:
+            if not _is_ray_error(exc):
+                raise
+            self._worker_lost(h, exc, job, inflight, starting, done)
+            return
+        if reply.get("broken"):
+            self.cluster._refuse(h, reply["broken"])
+            self.pending.appendleft(job)
+            return
+        key = job.task.jk.key
+        if key in done:
+            self.cluster.duplicates += 1
+            return
+        done.add(key)
+        h.graded += 1
+        node = self.cluster.nodes_used.get(h.node.node_id)
+        if node is not None:
+            node["graded"] += 1
+        self.results.put(Outcome(job.task, reply["record"], reply["timing"],
+                                 time.monotonic(), reply["worker"]))
 
     def _worker_lost(self, h: _Handle, exc: BaseException, job: _Job, inflight: dict,
                      starting: dict, done: set[str]) -> None:

@@ -3,49 +3,56 @@
 Flow of ``evaluate()``:
 
 1. read the generations (generations.py), resolve each row's problem and language, extract the
-   code by the benchmark's rule; code a functional problem's harness cannot drive fails here
+   code (last fenced block); code a functional problem's harness cannot drive fails here
    (samples.py);
 2. key every program by content (store.py); keys already final in the store are not judged
-   again, identical programs are judged once;
-3. the workers (local_pool.LocalWorkers, or ray_pool.RayCluster with --ray) check their host,
-   then the problems' checkers are validated (validation.py);
-4. parallel phase: each worker slot owns a ``Grader(slot, cpu)`` pinned to one core; grading
-   stops at the first failing test; every result is committed as it arrives (phases.py);
-5. re-run phase: TLEs that may be noise (``needs_rerun``) are judged again, alone, on one slot;
-   the second verdict is final;
-6. metrics, ratings and the reports (summary.py, terminal.py, html_report.py).
+   again, identical programs are judged once; the problems' checkers are validated
+   (validation.py);
+3. parallel phase (phases.py): the backend's workers (pool.py: the local slots of
+   local_pool.py, one thread each owning a ``Grader(slot, cpu)`` pinned to one core, or Ray
+   workers, ray_pool.py) judge; grading stops at the first failing test; every result is
+   committed as it arrives;
+4. re-run phase: TLEs that may be noise (rerun.py ``needs_rerun``) are judged again, alone, on
+   one slot; the second verdict is final;
+5. metrics, ratings and the reports (summary.py, terminal.py, html_report.py).
 
 Interrupts (Ctrl-C, SIGTERM) stop the workers; what was committed stays, what was in flight is
 dropped and judged on the next run.
 """
 from __future__ import annotations
 
-import contextlib
 import logging
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from judge import JudgeError
 from judge.cpus import usable_cpus
 from judge.evaluate.generations import read_generations
-from judge.evaluate.local_pool import LocalWorkers
-from judge.evaluate.phases import EvalInterrupted, needs_rerun, run_phase
+from judge.evaluate.local_pool import LocalBackend
+from judge.evaluate.phases import run_phase
+from judge.evaluate.pool import PARALLEL, RERUN, Backend
 from judge.evaluate.progress import EvalProgress
+from judge.evaluate.ray_pool import RayCluster
 from judge.evaluate.samples import Sample, prepare_samples
 from judge.evaluate.standings import load_rating_map, load_standings
-from judge.evaluate.store import Store
+from judge.evaluate.store import Store, StoredResult
 from judge.evaluate.summary import EvalResult, build
-from judge.evaluate.tasks import EvalConfig, Task, Workers
-from judge.problems.source import DatasetSpec, ProblemSource, parse_dataset
+from judge.evaluate.tasks import EvalConfig, Task
+from judge.problems.source import ProblemSource, parse_dataset
 from judge.sandbox.slots import EVALUATION
 from judge.verdicts import Verdict
 
 logger = logging.getLogger(__name__)
 
 STORE_NAME = "results.db"
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
 
 
 def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> EvalResult:
@@ -61,34 +68,40 @@ def evaluate(cfg: EvalConfig, warn: Callable[[str], None] = lambda m: None) -> E
     standings = load_standings(cfg.standings) if cfg.standings else None
     rating_map = load_rating_map(cfg.ratings) if cfg.ratings else None
     spec = parse_dataset(cfg.dataset)
-    samples = _samples(cfg, spec, warn)
-    out = _output_directory(Path(cfg.out))
+    samples = _samples(cfg, ProblemSource(spec), warn)
+    out = _output_dir(Path(cfg.out))
     languages = sorted({s.task().language for s in samples if s.jk is not None})
-    workers = _workers(cfg, languages, jobs, cpus, warn)
+    backend = _backend(cfg, languages, jobs, cpus, warn)
+    jobs = backend.size
     try:
         store = Store(out / STORE_NAME)
     except BaseException:
-        workers.close()
+        backend.close()
         raise
     stats: dict = {"cached": 0}
-    with _sigterm_interrupts():
-        try:
-            final = _judge(cfg, store, samples, workers, stats)
-        finally:
-            store.close()
-            workers.close()
-            report = workers.report()
-            if report is not None:
-                stats["cluster"] = report
+    previous_handler = None
+    if threading.current_thread() is threading.main_thread():
+        previous_handler = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        final = _judge(cfg, store, backend, samples, jobs, stats)
+    finally:
+        if previous_handler is not None:
+            signal.signal(signal.SIGTERM, previous_handler)
+        store.close()
+        backend.close()
+        report = backend.report()
+        if report is not None:
+            stats["cluster"] = report
     stats["wall_ms"] = (time.monotonic() - wall_started) * 1e3
-    stats["jobs"] = workers.size
-    return build(cfg, spec, samples, final, stats, standings, rating_map, out, workers.provenance)
+    stats["jobs"] = jobs
+    return build(cfg, spec, samples, final, stats, standings, rating_map, out,
+                 backend.provenance)
 
 
-def _samples(cfg: EvalConfig, spec: DatasetSpec, warn: Callable[[str], None]) -> list[Sample]:
+def _samples(cfg: EvalConfig, source: ProblemSource, warn: Callable[[str], None]) -> list[Sample]:
     generations = (read_generations(cfg.generations)
                    if isinstance(cfg.generations, (str, Path)) else list(cfg.generations))
-    samples = prepare_samples(generations, ProblemSource(spec), default_language=cfg.language,
+    samples = prepare_samples(generations, source, default_language=cfg.language,
                               skip_ungradable=cfg.skip_ungradable)
     for s in samples:
         if s.verdict == Verdict.SKIPPED:
@@ -96,7 +109,7 @@ def _samples(cfg: EvalConfig, spec: DatasetSpec, warn: Callable[[str], None]) ->
     return samples
 
 
-def _output_directory(out: Path) -> Path:
+def _output_dir(out: Path) -> Path:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -104,61 +117,63 @@ def _output_directory(out: Path) -> Path:
     return out
 
 
-def _workers(cfg: EvalConfig, languages: list[str], jobs: int, cpus: list[int],
-             warn: Callable[[str], None]) -> Workers:
-    """This machine's slots, or a Ray cluster's workers; each checks its host (the audit record)
-    as it starts, and raises JudgeError, before the store exists, when none can judge."""
-    if cfg.ray is None:
-        return LocalWorkers(cfg, languages, jobs, cpus, warn)
-    from judge.evaluate.ray_pool import RayCluster
-    return RayCluster(cfg, languages, jobs if cfg.jobs is not None else None, warn)
+def _backend(cfg: EvalConfig, languages: list[str], jobs: int, cpus: list[int],
+             warn: Callable[[str], None]) -> Backend:
+    if cfg.ray is not None:
+        # Every worker checks its node (the audit record) as it starts; the provenance is the
+        # nodes'. Raises JudgeError, before the store exists, when no worker could start.
+        return RayCluster(cfg, languages, jobs if cfg.jobs is not None else None, warn)
+    return LocalBackend(cfg, languages, jobs, cpus, warn)
 
 
-@contextlib.contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
-    """SIGTERM stops the evaluation as Ctrl-C does (in the main thread, where it can)."""
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+@dataclass
+class _Plan:
+    """What a run judges: every distinct program, those to judge in the parallel phase, and the
+    re-runs a previous run left waiting."""
+    unique: dict[str, Task]
+    stored: dict[str, StoredResult]
+    todo: list[Task]
+    carried: list[Task]
 
 
-def _judge(cfg: EvalConfig, store: Store, samples: list[Sample], workers: Workers,
-           stats: dict) -> dict:
-    """Judges what the store does not hold final, in the two phases; returns the store's
-    records of every distinct program."""
-    stats["run_id"] = store.begin_run(workers.size, cfg.command, workers.provenance.build.label)
+def _plan(store: Store, samples: list[Sample]) -> _Plan:
     unique: dict[str, Task] = {}
     for s in samples:
         if s.jk is not None:
-            unique.setdefault(s.jk.key, s.task())
+            task = s.task()
+            unique.setdefault(task.jk.key, task)
     stored = store.get_many(unique)
     todo = [t for k, t in unique.items() if k not in stored or stored[k].state == "error"]
     carried = [t for k, t in unique.items() if k in stored and stored[k].state == "provisional"]
-    workers.validate(list({t.problem.id: t.problem for t in todo + carried}.values()))
-    stats["cached"] = sum(1 for k in unique if k in stored and stored[k].state == "final")
-    stats["unique_programs"] = len(unique)
+    return _Plan(unique, stored, todo, carried)
+
+
+def _judge(cfg: EvalConfig, store: Store, backend: Backend, samples: list[Sample], jobs: int,
+           stats: dict) -> dict[str, StoredResult]:
+    """Validates the problems, runs the parallel phase and the re-runs, and returns the store's
+    judgment of every distinct program."""
+    stats["run_id"] = store.begin_run(jobs, cfg.command, backend.provenance.build.label)
+    plan = _plan(store, samples)
+    backend.validate(list({t.problem.id: t.problem for t in plan.todo + plan.carried}.values()))
+    stats["cached"] = sum(1 for k in plan.unique
+                          if k in plan.stored and plan.stored[k].state == "final")
+    stats["unique_programs"] = len(plan.unique)
     stats["samples"] = len(samples)
     logger.info("%d rows, %d distinct programs: %d to judge, %d final in the store, %d TLE "
-                "re-runs carried over", len(samples), len(unique), len(todo), stats["cached"],
-                len(carried))
+                "re-runs carried over", len(samples), len(plan.unique), len(plan.todo),
+                stats["cached"], len(plan.carried))
     with EvalProgress(cfg.progress, cfg.progress_interval_s) as progress:
-        first = run_phase(store, todo, workers.size, workers.pool, "parallel", progress, stats)
-        again = [unique[k] for k, v in first.items() if v["state"] == "provisional"] + carried
+        first = run_phase(store, plan.todo, jobs, backend.pool, PARALLEL, progress, stats)
+        again = [plan.unique[k] for k, v in first.items() if v["state"] == "provisional"] \
+            + plan.carried
         previous = {k: v["record"]["verdict"] for k, v in first.items()}
-        previous.update({t.jk.key: stored[t.jk.key].verdict for t in carried})
-        run_phase(store, again, 1, workers.pool, "rerun", progress, stats, previous)
+        previous.update({t.jk.key: plan.stored[t.jk.key].verdict for t in plan.carried})
+        run_phase(store, again, 1, backend.pool, RERUN, progress, stats, previous)
     store.end_run(stats.get("judged", 0), sum(stats.get("phase_wall_ms", {}).values()))
-    final = store.get_many(unique)
+    final = store.get_many(plan.unique)
     stats["run_builds"] = store.run_builds()
     stats["recorded_throughput"] = store.judging_throughput()
     return final
 
 
-__all__ = ["evaluate", "EvalConfig", "EvalInterrupted", "needs_rerun", "prepare_samples"]
+__all__ = ["evaluate"]

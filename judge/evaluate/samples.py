@@ -1,5 +1,6 @@
-"""The rows of a `judge eval` run as samples: each row's problem, language and code (extracted
-by the benchmark's rule), and the judgment key that names what judging it means."""
+"""The rows of a `judge eval`, made ready to judge: each row's problem and language resolved,
+its code extracted (the last fenced block), and its judgment key computed; a row the judge
+cannot grade carries its verdict (NO_CODE, UNGRADABLE, SKIPPED) and the reason."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -79,66 +80,80 @@ def prepare_samples(generations: list[Generation], source: ProblemSource, *,
     """Resolves, extracts and keys every row. Code the judge cannot grade (no language, an
     unknown one, one the problem's harness does not take) is a failed sample (UNGRADABLE)
     unless skip_ungradable leaves it out knowingly."""
-    from judge.grade import run_limits
-    from judge.languages import get_language
     samples: list[Sample] = []
     hashes: dict[str, str] = {}
     for gen in generations:
         s = Sample(gen=gen, problem_id=gen.problem_id)
         samples.append(s)
-        try:
-            s.problem = source.get(gen.problem_id)
-        except JudgeError as exc:
-            s.verdict, s.reason = Verdict.SKIPPED, str(exc)
-            continue
-        s.problem_id = s.problem.id
-        tag = None
-        code: str | None
-        rules = rules_for(s.problem)
-        if gen.code is not None:
-            code = gen.code
-        else:
-            block = take_code(gen.completion or "", rules)
-            code, tag = (block.code, block.tag) if block else (None, None)
-        try:
-            s.language = _language_of(gen, tag, default_language, rules)
-            language_error = None
-        except JudgeError as exc:
-            language_error = exc
-        if code is None:
-            # No code is the model's failure whatever the language: judged as such.
-            s.verdict, s.reason = Verdict.NO_CODE, "the completion has no fenced code block"
-            s.language = s.language or (gen.language or "unknown")
-            continue
-        try:
-            if language_error is not None:
-                raise language_error
-            assert s.language is not None
-            if is_functional(s.problem):
-                function_name(s.problem, s.language)
-            s.source = code
-        except _ToolchainMissing as exc:
-            s.verdict, s.reason = Verdict.SKIPPED, str(exc)
-            continue
-        except JudgeError as exc:
-            s.language = s.language or gen.language or tag or "unknown"
-            s.verdict = Verdict.SKIPPED if skip_ungradable else Verdict.UNGRADABLE
-            s.reason = str(exc)
-            s.skipped_on_request = skip_ungradable
-            continue
-        if s.problem.id not in hashes:
-            hashes[s.problem.id] = tests_hash(s.problem)
-        language = s.language
-        assert language is not None
-        limits = run_limits(s.problem, get_language(language))
-        run_environment(rules.python_environment, language)   # refused here when not installed
-        code_key = sha256(s.source, *filter(None, [harness_id(s.problem, s.language)]))
-        s.jk = JudgmentKey(s.problem.id, hashes[s.problem.id], language, code_key,
-                           f"tl={limits.time_limit_ms}ms wall={limits.wall_ms}ms "
-                           f"ml={limits.memory_limit_mb}MB "
-                           f"ol={limits.output_limit_mb}MB", __version__)
+        if _extract(s, source, default_language, skip_ungradable):
+            _key(s, hashes)
     _assign_indexes(samples)
     return samples
+
+
+def _extract(s: Sample, source: ProblemSource, default_language: str | None,
+             skip_ungradable: bool) -> bool:
+    """Resolves the row's problem and language and takes its code; False, with the sample's
+    verdict and reason set, when the row is not to be judged."""
+    gen = s.gen
+    try:
+        s.problem = source.get(gen.problem_id)
+    except JudgeError as exc:
+        s.verdict, s.reason = Verdict.SKIPPED, str(exc)
+        return False
+    s.problem_id = s.problem.id
+    tag = None
+    code: str | None
+    rules = rules_for(s.problem)
+    if gen.code is not None:
+        code = gen.code
+    else:
+        block = take_code(gen.completion or "", rules)
+        code, tag = (block.code, block.tag) if block else (None, None)
+    try:
+        s.language = _language_of(gen, tag, default_language, rules)
+        language_error = None
+    except JudgeError as exc:
+        language_error = exc
+    if code is None:
+        # No code is the model's failure whatever the language: judged as such.
+        s.verdict, s.reason = Verdict.NO_CODE, "the completion has no fenced code block"
+        s.language = s.language or (gen.language or "unknown")
+        return False
+    try:
+        if language_error is not None:
+            raise language_error
+        assert s.language is not None
+        if is_functional(s.problem):
+            function_name(s.problem, s.language)
+        s.source = code
+    except _ToolchainMissing as exc:
+        s.verdict, s.reason = Verdict.SKIPPED, str(exc)
+        return False
+    except JudgeError as exc:
+        s.language = s.language or gen.language or tag or "unknown"
+        s.verdict = Verdict.SKIPPED if skip_ungradable else Verdict.UNGRADABLE
+        s.reason = str(exc)
+        s.skipped_on_request = skip_ungradable
+        return False
+    return True
+
+
+def _key(s: Sample, hashes: dict[str, str]) -> None:
+    """The judgment key of an extracted sample; `hashes` keeps each problem's tests_hash."""
+    from judge.grade import run_limits
+    from judge.languages import get_language
+    problem, language, code = s.problem, s.language, s.source
+    assert problem is not None and language is not None and code is not None
+    if problem.id not in hashes:
+        hashes[problem.id] = tests_hash(problem)
+    limits = run_limits(problem, get_language(language))
+    run_environment(rules_for(problem).python_environment, language)   # refused here when not installed
+    code_key = sha256(code, *filter(None, [harness_id(problem, language)]))
+    s.jk = JudgmentKey(problem.id, hashes[problem.id], language, code_key,
+                       f"tl={limits.time_limit_ms}ms wall={limits.wall_ms}ms "
+                       f"ml={limits.memory_limit_mb}MB "
+                       f"ol={limits.output_limit_mb}MB", __version__)
 
 
 def _assign_indexes(samples: list[Sample]) -> None:

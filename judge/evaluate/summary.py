@@ -150,43 +150,68 @@ def _ratings(counts: dict[str, tuple[int, int]], problems: dict, standings: dict
 
 def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, out: Path,
           provenance):
-    from judge.languages import LANGUAGES, get_language
     run_id = stats.get("run_id")
     records = [_sample_record(s, final.get(s.jk.key) if s.jk else None, run_id) for s in samples]
     counted = [r for r in records if r.get("counted")]
     problems = {s.problem_id: s.problem for s in samples if s.problem is not None}
-
-    results = [SampleResult(r["problem_id"], r["passed"], r["sample_index"], r["language"])
-               for r in counted]
     summary: dict[str, Any] = {"dataset": spec.label,
                                "generations": (str(cfg.generations)
                                                if isinstance(cfg.generations, (str, Path))
                                                else f"{len(samples)} rows in memory"),
                                "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
-    counts: dict[str, tuple[int, int]] = {}
-    if results:
-        s = summarize(results, DEFAULT_KS)
-        counts = {p.problem_id: (p.n, p.c) for p in s.problems}
-        summary.update(
-            num_samples=s.num_samples, num_problems=s.num_problems, avg_at_n=s.avg_at_n,
-            pass_at_k=_pass_dict(s.pass_at_k), spread=_spread(s.spread),
-            problems={p.problem_id: {"n": p.n, "c": p.c, "avg": p.avg,
-                                     "pass_at_k": _pass_dict(p.pass_at_k)} for p in s.problems},
-            by_language={lang: {"num_samples": ls.num_samples, "num_problems": ls.num_problems,
-                                "avg_at_n": ls.avg_at_n, "pass_at_k": _pass_dict(ls.pass_at_k),
-                                "spread": _spread(ls.spread),
-                                "problems": {p.problem_id: {"n": p.n, "c": p.c} for p in ls.problems}}
-                         for lang, ls in s.per_language.items()},
-        )
-    else:
+    counts = _add_metrics(summary, counted)
+    summary.update(_verdict_counts(counted))
+    summary["reruns"] = _reruns(samples, final)
+    summary["ratings"] = _ratings(counts, problems, standings, rating_map)
+    summary["skipped"] = [{"row": r["row"], "problem_id": r["problem_id"], "reason": r["reason"]}
+                          for r in records if r["verdict"] == Verdict.SKIPPED]
+    summary["limits"] = _limits(counted, problems, counts)
+    summary["provenance"] = provenance.to_dict()
+    summary["run"] = _run_figures(stats, samples)
+    summary.update(_completeness(records))
+    summary["warnings"][:0] = provenance.warnings
+    _add_builds(summary, records, stats, provenance)
+    if "cluster" in stats:
+        summary["cluster"] = _cluster(stats["cluster"], records)
+        summary["warnings"].extend(_cluster_warnings(summary["cluster"]))
+    _write_reports(out, summary, records)
+    return EvalResult(summary=summary, samples=records, out=out, stats=stats)
+
+
+def _add_metrics(summary: dict[str, Any], counted: list[dict]) -> dict[str, tuple[int, int]]:
+    """avg@n, pass@k and the spread, overall, per problem and per language; returns each
+    problem's (n, c)."""
+    results = [SampleResult(r["problem_id"], r["passed"], r["sample_index"], r["language"])
+               for r in counted]
+    if not results:
         summary.update(num_samples=0, num_problems=0, avg_at_n=None, pass_at_k={}, spread=None,
                        problems={}, by_language={})
-    summary["verdicts"] = dict(sorted(Counter(r["verdict"] for r in counted).items()))
+        return {}
+    s = summarize(results, DEFAULT_KS)
+    summary.update(
+        num_samples=s.num_samples, num_problems=s.num_problems, avg_at_n=s.avg_at_n,
+        pass_at_k=_pass_dict(s.pass_at_k), spread=_spread(s.spread),
+        problems={p.problem_id: {"n": p.n, "c": p.c, "avg": p.avg,
+                                 "pass_at_k": _pass_dict(p.pass_at_k)} for p in s.problems},
+        by_language={lang: {"num_samples": ls.num_samples, "num_problems": ls.num_problems,
+                            "avg_at_n": ls.avg_at_n, "pass_at_k": _pass_dict(ls.pass_at_k),
+                            "spread": _spread(ls.spread),
+                            "problems": {p.problem_id: {"n": p.n, "c": p.c} for p in ls.problems}}
+                     for lang, ls in s.per_language.items()},
+    )
+    return {p.problem_id: (p.n, p.c) for p in s.problems}
+
+
+def _verdict_counts(counted: list[dict]) -> dict[str, dict]:
     by_lang: dict[str, Counter] = defaultdict(Counter)
     for r in counted:
         by_lang[r["language"] or "unknown"][r["verdict"]] += 1
-    summary["verdicts_by_language"] = {k: dict(sorted(v.items())) for k, v in sorted(by_lang.items())}
+    return {"verdicts": dict(sorted(Counter(r["verdict"] for r in counted).items())),
+            "verdicts_by_language": {k: dict(sorted(v.items())) for k, v in sorted(by_lang.items())}}
 
+
+def _reruns(samples, final: dict) -> dict:
+    """The distinct programs re-run alone, and those whose verdict the re-run changed."""
     seen: set[str] = set()
     rerun_count = changed = 0
     changes = []
@@ -201,25 +226,28 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
                 changed += 1
                 changes.append({"problem_id": s.problem_id, "language": s.language,
                                 "from": st.first_verdict, "to": st.verdict})
-    summary["reruns"] = {"count": rerun_count, "changed": changed, "changes": changes,
-                         "rule": "TLE re-run alone when CPU time was within 0.8-1.5x the limit, "
-                                 "or any TLE when more than one slot ran"}
-    summary["ratings"] = _ratings(counts, problems, standings, rating_map)
-    summary["skipped"] = [{"row": r["row"], "problem_id": r["problem_id"], "reason": r["reason"]}
-                          for r in records if r["verdict"] == Verdict.SKIPPED]
+    return {"count": rerun_count, "changed": changed, "changes": changes,
+            "rule": "TLE re-run alone when CPU time was within 0.8-1.5x the limit, "
+                    "or any TLE when more than one slot ran"}
+
+
+def _limits(counted: list[dict], problems: dict, counts: dict[str, tuple[int, int]]) -> dict:
+    from judge.languages import LANGUAGES, get_language
     langs = sorted({r["language"] for r in counted if r["language"] in LANGUAGES})
-    summary["limits"] = {
+    return {
         "time_factors": {lang: get_language(lang).time_factor for lang in langs},
         "problems": {pid: {"time_limit_ms": p.time_limit_ms, "memory_limit_mb": p.memory_limit_mb}
                      for pid, p in sorted(problems.items(), key=lambda item: natural_order(item[0]))
                      if pid in counts},
         "stop_at_first_failure": True,
     }
-    summary["provenance"] = provenance.to_dict()
+
+
+def _run_figures(stats: dict, samples) -> dict:
     wall = stats.get("wall_ms", 0.0)
     judged = stats.get("judged", 0)
     phase_wall = sum(stats.get("phase_wall_ms", {}).values())
-    summary["run"] = {
+    return {
         "samples": len(samples), "unique_programs": stats.get("unique_programs", 0),
         "judged_now": stats.get("judged_parallel", 0), "reruns_now": stats.get("judged_rerun", 0),
         "from_store": stats.get("cached", 0), "wall_s": wall / 1e3,
@@ -229,8 +257,10 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
         "phase_ms": {k: stats.get(k, 0.0) for k in ("grade_ms", "compile_ms", "run_ms", "check_ms")},
         "slots": stats.get("slots", {}), "jobs": stats.get("jobs"),
     }
-    summary.update(_completeness(records))
-    summary["warnings"][:0] = provenance.warnings
+
+
+def _add_builds(summary: dict[str, Any], records: list[dict], stats: dict, provenance) -> None:
+    """The judge builds the results were graded by; a warning when they are not this run's."""
     builds = _grading_builds(records, stats.get("run_builds", {}))
     summary["provenance"]["graded_by_builds"] = builds
     if builds and builds != [provenance.build.label]:
@@ -239,15 +269,13 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
             f"({', '.join(b or 'unrecorded' for b in builds)}); this run is "
             f"{provenance.build.label}: re-judge in a fresh --out directory for one build's "
             "numbers")
-    if "cluster" in stats:
-        summary["cluster"] = _cluster(stats["cluster"], records)
-        summary["warnings"].extend(_cluster_warnings(summary["cluster"]))
 
+
+def _write_reports(out: Path, summary: dict[str, Any], records: list[dict]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     _atomic_write(out / "results.jsonl", "".join(json.dumps(r) + "\n" for r in records))
     _atomic_write(out / "summary.json", json.dumps(summary, indent=2) + "\n")
     _atomic_write(out / "report.html", render_html(summary, records))
-    return EvalResult(summary=summary, samples=records, out=out, stats=stats)
 
 
 def _recorded_rate(throughput: tuple[int, float] | None) -> float | None:

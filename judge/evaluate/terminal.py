@@ -23,6 +23,28 @@ def provenance_line(p: dict) -> str:
 
 
 def render_terminal(summary: dict, console, out: Path | None = None) -> None:
+    console.print(_metrics_table(summary))
+    if summary["verdicts"]:
+        console.print(_verdicts_table(summary))
+    rr = summary["reruns"]
+    console.print(f"TLE re-runs: {rr['count']} (verdict changed: {rr['changed']})")
+    _print_ratings(summary.get("ratings", {}), console)
+    run = summary["run"]
+    console.print(f"{run['samples']} rows, {run['unique_programs']} distinct programs: judged "
+                  f"{run['judged_now']} now (+{run['reruns_now']} re-runs), {run['from_store']} "
+                  f"from the store; {len(summary['skipped'])} row(s) skipped; wall {run['wall_s']:.1f} s")
+    cluster = summary.get("cluster")
+    if cluster:
+        _print_cluster(cluster, console)
+    console.print(provenance_line(summary["provenance"]), highlight=False)
+    for w in summary.get("warnings", []):
+        style = "red bold" if w.startswith(("INCOMPLETE", "UNAUDITED")) else "yellow"
+        console.print(f"[{style}]warning:[/] {w}", markup=True, highlight=False)
+    if out is not None:
+        console.print(f"reports: {out / 'summary.json'}, {out / 'results.jsonl'}, {out / 'report.html'}")
+
+
+def _metrics_table(summary: dict):
     from rich.table import Table
     ks = list(summary.get("pass_at_k", {}))[:5]
     samples, problems = summary["num_samples"], summary["num_problems"]
@@ -42,7 +64,11 @@ def render_terminal(summary: dict, console, out: Path | None = None) -> None:
         row("all", summary, "bold")
         for lang, d in summary["by_language"].items():
             row(lang, d)
-    console.print(table)
+    return table
+
+
+def _verdicts_table(summary: dict):
+    from rich.table import Table
     verdicts = Table(title="verdicts")
     langs = list(summary["verdicts_by_language"])
     verdicts.add_column("verdict")
@@ -52,11 +78,10 @@ def render_terminal(summary: dict, console, out: Path | None = None) -> None:
     for v in [v for v in Verdict if v in summary["verdicts"]]:
         verdicts.add_row(v, *[str(summary["verdicts_by_language"][lang].get(v, 0)) for lang in langs],
                          str(summary["verdicts"][v]))
-    if summary["verdicts"]:
-        console.print(verdicts)
-    rr = summary["reruns"]
-    console.print(f"TLE re-runs: {rr['count']} (verdict changed: {rr['changed']})")
-    ratings = summary.get("ratings", {})
+    return verdicts
+
+
+def _print_ratings(ratings: dict, console) -> None:
     if "codeelo" in ratings:
         ce = ratings["codeelo"]
         console.print(f"CodeElo rating: {figure(ce['rating'], 0)} over {len(ce['contests'])} contest(s)"
@@ -68,27 +93,18 @@ def render_terminal(summary: dict, console, out: Path | None = None) -> None:
                           f"({m['num_problems']} rated problems)")
         else:
             console.print(f"MLE rating: not computed ({m.get('error')})")
-    run = summary["run"]
-    console.print(f"{run['samples']} rows, {run['unique_programs']} distinct programs: judged "
-                  f"{run['judged_now']} now (+{run['reruns_now']} re-runs), {run['from_store']} "
-                  f"from the store; {len(summary['skipped'])} row(s) skipped; wall {run['wall_s']:.1f} s")
-    cluster = summary.get("cluster")
-    if cluster:
-        nodes = ", ".join(f"{n['node']} ({n['node_id'][:8]}): {n['samples']} samples, "
-                          f"{n['workers']} worker{'s' * (n['workers'] != 1)} started"
-                          for n in cluster["nodes"])
-        console.print(f"Ray {cluster['address']}: {nodes}; workers refused {len(cluster['refused'])}, "
-                      f"lost {len(cluster['faults'])}, tasks graded again {cluster['retried']}",
-                      highlight=False)
-        for t in cluster["tle"]:
-            console.print(f"  {t['verdict']} {t['problem_id']} ({t['language']}, row {t['row']}): "
-                          f"node {t['node']} cpu {t['cpu']}", highlight=False)
-    console.print(provenance_line(summary["provenance"]), highlight=False)
-    for w in summary.get("warnings", []):
-        style = "red bold" if w.startswith(("INCOMPLETE", "UNAUDITED")) else "yellow"
-        console.print(f"[{style}]warning:[/] {w}", markup=True, highlight=False)
-    if out is not None:
-        console.print(f"reports: {out / 'summary.json'}, {out / 'results.jsonl'}, {out / 'report.html'}")
+
+
+def _print_cluster(cluster: dict, console) -> None:
+    nodes = ", ".join(f"{n['node']} ({n['node_id'][:8]}): {n['samples']} samples, "
+                      f"{n['workers']} worker{'s' * (n['workers'] != 1)} started"
+                      for n in cluster["nodes"])
+    console.print(f"Ray {cluster['address']}: {nodes}; workers refused {len(cluster['refused'])}, "
+                  f"lost {len(cluster['faults'])}, tasks graded again {cluster['retried']}",
+                  highlight=False)
+    for t in cluster["tle"]:
+        console.print(f"  {t['verdict']} {t['problem_id']} ({t['language']}, row {t['row']}): "
+                      f"node {t['node']} cpu {t['cpu']}", highlight=False)
 
 
 __all__ = ["render_terminal", "provenance_line", "figure"]

@@ -1,6 +1,4 @@
-"""What would fail every sample of a problem, found before judging starts: functional tests the
-harness cannot read, custom checkers that refuse the jury's own answers, interactors that do not
-build."""
+"""Checks, before judging starts, what would otherwise fail every sample of a problem."""
 from __future__ import annotations
 
 import contextlib
@@ -16,12 +14,10 @@ if TYPE_CHECKING:
 
 def validate_problems(problems: list[Problem], slot: int, testlib: str | None,
                       grader: Grader | None = None) -> None:
-    """Checks, before judging starts, what would otherwise fail every sample of a problem:
-    functional tests the harness cannot read, custom checkers, each compiled once and asked
-    to accept the jury's own answer to the first test, and interactors (with their checkers),
-    each compiled once. Raises JudgeError naming each such
-    problem. The checkers run in ``grader`` when given (a Ray worker's), else in a Grader of
-    its own on ``slot``."""
+    """Checks functional tests the harness cannot read, custom checkers, each compiled once and
+    asked to accept the jury's own answer to the first test, and interactors (with their
+    checkers), each compiled once. Raises JudgeError naming each such problem. The checkers run
+    in ``grader`` when given (a Ray worker's), else in a Grader of its own on ``slot``."""
     broken = []
     for problem in problems:
         if is_functional(problem):
@@ -35,23 +31,29 @@ def validate_problems(problems: list[Problem], slot: int, testlib: str | None,
             if grader is None:
                 from judge.grade import Grader
                 grader = stack.enter_context(Grader(slot=slot, testlib=testlib))
-            for problem in custom:
-                try:
-                    if problem.interactor is not None:
-                        # The checker reads the interactor's output, which no jury file holds.
-                        grader.checkers.build(problem.interactor, "interactor")
-                        if problem.has_custom_checker:
-                            grader.checkers.build(problem.checker)
-                        continue
-                    refusal = _refused_jury_answer(grader.checkers, problem)
-                except JudgeError as exc:
-                    broken.append(f"{problem.id}: {' '.join(str(exc).split())[:300]}")
-                    continue
-                if refusal:
-                    broken.append(f"{problem.id}: {refusal}")
+            broken += _broken_checkers(grader, custom)
     if broken:
         raise JudgeError("problems the judge cannot grade; nothing was judged: "
                          + "; ".join(broken))
+
+
+def _broken_checkers(grader: Grader, problems: list[Problem]) -> list[str]:
+    broken = []
+    for problem in problems:
+        try:
+            if problem.interactor is not None:
+                # The checker reads the interactor's output, which no jury file holds.
+                grader.checkers.build(problem.interactor, "interactor")
+                if problem.has_custom_checker:
+                    grader.checkers.build(problem.checker)
+                continue
+            refusal = _refused_jury_answer(grader.checkers, problem)
+        except JudgeError as exc:
+            broken.append(f"{problem.id}: {' '.join(str(exc).split())[:300]}")
+            continue
+        if refusal:
+            broken.append(f"{problem.id}: {refusal}")
+    return broken
 
 
 def _refused_jury_answer(checkers, problem) -> str | None:

@@ -43,7 +43,8 @@ def generations(path: Path) -> int:
 
 
 def measure(gens: Path, jobs: int, cache: Path) -> dict:
-    from judge.evaluate.runner import EvalConfig, evaluate
+    from judge.evaluate.runner import evaluate
+    from judge.evaluate.tasks import EvalConfig
     with config.overridden(cache_dir=Path(cache)), \
             tempfile.TemporaryDirectory(prefix="eval-bench-") as out:
         started = time.perf_counter()

@@ -26,7 +26,8 @@ ECHOES = 400
 
 
 def _evaluate(gens: Path, out: Path, **options) -> dict:
-    from judge.evaluate.runner import EvalConfig, evaluate
+    from judge.evaluate.runner import evaluate
+    from judge.evaluate.tasks import EvalConfig
     started = time.perf_counter()
     result = evaluate(EvalConfig(generations=gens, out=out, progress=False,
                                  allow_unaudited=True, **options))
