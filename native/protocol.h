@@ -9,6 +9,11 @@
 /* Raised on any change a peer built from other sources would misread. */
 #define PROTOCOL_VERSION 2
 
+/* --slot takes 0 .. PROTOCOL_SLOT_COUNT - 1; as root, slot N's programs run as host uid
+ * PROTOCOL_HOST_UID_BASE + N (judge/sandbox/slots.py hands the slots out). */
+#define PROTOCOL_SLOT_COUNT 65536
+#define PROTOCOL_HOST_UID_BASE 200000
+
 #define PROTOCOL_MAX_ARGS 256
 #define PROTOCOL_MAX_ENV 128
 #define PROTOCOL_REQUEST_MAX (1u << 20) /* bytes of one request message */

@@ -13,7 +13,6 @@
 
 #define MAX_BINDS 64
 #define INSIDE_RUN_UID 1000
-#define HOST_UID_BASE 200000
 
 struct slot_config {
     int slot;

@@ -116,7 +116,7 @@ static void take_bind(struct slot_config *cfg, char *spec) {
 static void take_option(struct slot_config *cfg, int opt, char *value) {
     switch (opt) {
     case 's': cfg->sock = (int)parse_number(value, 0, 1 << 20); break;
-    case 'n': cfg->slot = (int)parse_number(value, 0, 65535); break;
+    case 'n': cfg->slot = (int)parse_number(value, 0, PROTOCOL_SLOT_COUNT - 1); break;
     case 'p': cfg->parent_pid = (pid_t)parse_number(value, 1, INT_MAX); break;
     case 'c': cfg->cpu = (int)parse_number(value, -1, CPU_SETSIZE - 1); break;
     case 'b': cfg->box = value; break;
@@ -155,7 +155,7 @@ static void write_file(const char *path, const char *text) {
 static void map_ids(pid_t child, const struct slot_config *cfg) {
     char path[64], map[128];
     if (cfg->privileged) {
-        unsigned host = HOST_UID_BASE + (unsigned)cfg->slot;
+        unsigned host = PROTOCOL_HOST_UID_BASE + (unsigned)cfg->slot;
         snprintf(map, sizeof(map), "0 0 1\n%d %u 1\n", INSIDE_RUN_UID, host);
         snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)child);
         write_file(path, map);

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import children_of
 from judge import JudgeError
-from judge.sandbox import Limits, SandboxError, protocol, slot
+from judge.sandbox import Limits, SandboxError, protocol, slot, slots
 from judge.sandbox.policy import policy_bpf
 from judge.verdicts import KilledBy
 
@@ -58,6 +58,15 @@ def test_python_reads_the_header_through_the_built_module():
     # Python keeps no copy of its own.
     source = Path(slot.__file__).read_text()
     assert "range(1, 15)" not in source and "MAX_ARGS" not in source
+
+
+def test_the_slot_registry_uses_the_supervisor_s_slots_and_uids():
+    """judge/sandbox/slots.py needs the slot count and uid base before any native module loads;
+    protocol.h is their source, and the supervisor refuses a slot past the count."""
+    d = protocol.definitions()
+    assert (d.slot_count, d.host_uid_base) == (
+        header_number("PROTOCOL_SLOT_COUNT"), header_number("PROTOCOL_HOST_UID_BASE"))
+    assert (slots.SLOT_COUNT, slots.HOST_UID_BASE) == (d.slot_count, d.host_uid_base)
 
 
 def test_killed_by_is_the_header_s_and_the_enum_s():

@@ -19,6 +19,8 @@ from judge.sandbox.errors import SandboxError
 @dataclass(frozen=True)
 class Definitions:
     version: int
+    slot_count: int                 # --slot takes 0 .. slot_count - 1
+    host_uid_base: int              # as root, slot N runs as host uid host_uid_base + N
     max_args: int
     max_env: int
     request_max: int
@@ -46,7 +48,8 @@ def definitions() -> Definitions:
                 for entry in table[0:count]}
 
     return Definitions(
-        version=lib.PROTOCOL_VERSION, max_args=lib.PROTOCOL_MAX_ARGS,
+        version=lib.PROTOCOL_VERSION, slot_count=lib.PROTOCOL_SLOT_COUNT,
+        host_uid_base=lib.PROTOCOL_HOST_UID_BASE, max_args=lib.PROTOCOL_MAX_ARGS,
         max_env=lib.PROTOCOL_MAX_ENV, request_max=lib.PROTOCOL_REQUEST_MAX,
         tags=names(lib.protocol_request_tags, lib.protocol_request_tag_count),
         fd_bits=names(lib.protocol_fd_bits, lib.protocol_fd_bit_count),

@@ -23,7 +23,9 @@ from judge import JudgeError
 from judge.cpus import usable_cpus
 
 # The supervisor takes --slot 0 .. SLOT_COUNT-1 and runs slot N's programs as host uid
-# HOST_UID_BASE + N when started by root (native/supervisor.c, map_ids): uids 200000 .. 265535,
+# HOST_UID_BASE + N when started by root (native/protocol.h, the source of both numbers, which
+# tests/test_protocol.py holds these to; they are needed here before any native module loads):
+# uids 200000 .. 265535,
 # above the kernel's overflow uid (65534) and the uids of ordinary accounts, and far below the
 # largest uid (2^32 - 2). Keep them out of /etc/subuid and /etc/subgid allocations: a rootless
 # container's user mapped onto one of them would share its per-user counts with a sandbox.
