@@ -334,6 +334,10 @@ def test_size_limits(small):
     refused("/v1/batches", {"items": [{"code": "1", "language": "python", "problem_id": "2020A"}] * 3},
             413, "items", "at most 2")
     refused("/v1/exec", {"argv": ["true"], "limits": {"memory_limit_mb": 4096}}, 422, "memory")
+    refused("/v1/exec", {"argv": ["true"], "limits": {"output_limit_mb": 2}}, 422, "output")
+    # Left out, the output limit is this server's own (1 MB), not a default above it.
+    flood = small.post("/v1/exec", {"argv": ["head", "-c", str(3 << 20), "/dev/zero"]})
+    assert flood.status_code == 200 and flood.json()["result"]["status"] == "OLE", flood.text[:300]
     # /submit returns each test's stdout up to its share of the budget; the checker saw it all.
     tests = [{"input": {"stdin": "1"}, "output": {"stdout": "y" * 10000}}] * 2
     body = {"id": 1, "completion": "print('y' * 10000)", "config": {

@@ -176,8 +176,9 @@ def _exec_limits(given: ExecLimits, settings: Settings) -> Limits:
     if given.memory_limit_mb > settings.max_memory_mb:
         raise invalid(f"limits.memory_limit_mb {given.memory_limit_mb} is above this server's "
                       f"limit of {settings.max_memory_mb} MB")
-    if given.output_limit_mb > settings.output_limit_mb:
-        raise invalid(f"limits.output_limit_mb {given.output_limit_mb:g} is above this server's "
+    output_mb = settings.output_limit_mb if given.output_limit_mb is None else given.output_limit_mb
+    if output_mb > settings.output_limit_mb:
+        raise invalid(f"limits.output_limit_mb {output_mb:g} is above this server's "
                       f"limit of {settings.output_limit_mb} MB")
     longest = int(settings.max_run_timeout_s * 1000)
     if given.time_limit_ms > longest or (given.wall_time_limit_ms or 0) > 2 * longest:
@@ -186,7 +187,7 @@ def _exec_limits(given: ExecLimits, settings: Settings) -> Limits:
     try:
         return Limits(time_limit_ms=given.time_limit_ms, memory_limit_mb=given.memory_limit_mb,
                       wall_time_limit_ms=given.wall_time_limit_ms,
-                      output_limit_mb=given.output_limit_mb, processes=given.processes,
+                      output_limit_mb=output_mb, processes=given.processes,
                       stderr_limit_mb=settings.stderr_limit_mb)
     except JudgeError as exc:
         raise invalid(f"limits: {exc}") from None

@@ -6,7 +6,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from judge.sandbox.result import Limits
 from judge.service.errors import ErrorResponse
+from judge.verdicts import KilledBy
+
+SANDBOX_DEFAULTS = Limits()
 
 
 class InlineTest(BaseModel):
@@ -79,9 +83,9 @@ class TestInfo(BaseModel):
     exit_code: int | None
     signal: int | None
     checker_message: str
-    killed_by: str | None = Field(default=None, description="what stopped the program: cpu-timer, "
-                                  "wall-timer, memory, output, seccomp, or idle (an interactive "
-                                  "test whose program waited for input that never came)")
+    killed_by: str | None = Field(default=None, description="what stopped the program: "
+                                  f"{', '.join(KilledBy)} (idle: an interactive test whose "
+                                  "program waited for input that never came)")
     stderr_tail: str = Field(default="", description="a failed test's last 2 KiB of stderr "
                              "(a traceback: why it ended); the program's text, escape it")
     interactor: InteractorInfo | None = Field(default=None, description="an interactive test's "
@@ -110,12 +114,16 @@ class GradeResponse(BaseModel):
 
 
 class ExecLimits(BaseModel):
-    time_limit_ms: int = Field(default=1000, ge=1, description="CPU of every process of the run")
-    memory_limit_mb: int = Field(default=256, ge=1)
+    """A run's limits; what is left out is the sandbox's default (judge.sandbox.Limits), the
+    output limit this server's."""
+    time_limit_ms: int = Field(default=SANDBOX_DEFAULTS.time_limit_ms, ge=1,
+                               description="CPU of every process of the run")
+    memory_limit_mb: int = Field(default=SANDBOX_DEFAULTS.memory_limit_mb, ge=1)
     wall_time_limit_ms: int | None = Field(default=None, ge=1, description="default max(2 x time, "
                                            "time + 1 s)")
-    output_limit_mb: float = Field(default=16, gt=0)
-    processes: int = Field(default=64, ge=1)
+    output_limit_mb: float | None = Field(default=None, gt=0, description="default: this "
+                                          "server's output limit")
+    processes: int = Field(default=SANDBOX_DEFAULTS.processes, ge=1)
 
 
 class ExecRequest(BaseModel):
