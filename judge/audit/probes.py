@@ -171,6 +171,19 @@ def _tick_text(language: str) -> str:
     return f", + its {tick:g} ms clock tick" if tick else ""
 
 
+def _stopped_at_limit(run: ProbeRun, tl: int, figures: dict, note: str
+                      ) -> tuple[bool, float, str]:
+    """A program meant to cross the CPU limit: TLE by the CPU timer within OVERSHOOT_MS of it
+    (noted past the target overshoot). Returns (passed, ms past the limit, the note)."""
+    r = run.result
+    over = r.cpu_time_ms - tl
+    figures["past_limit_ms"] = round(over, 3)
+    passed = r.status == Status.TLE and r.killed_by == KilledBy.CPU_TIMER and over <= OVERSHOOT_MS
+    if passed and over > TARGET_OVERSHOOT_MS:
+        note = _join(note, f"past the target of TL + {TARGET_OVERSHOOT_MS:g} ms")
+    return passed, over, note
+
+
 def _cpu_stdin(spin_ms: float, threads: int = 1) -> str:
     return f"cpu {spin_ms:.1f} {threads}"
 
@@ -325,11 +338,7 @@ class Audit:
                 language, run, stdin, figures, spin, overhead, check_bare=fraction in (
                     (0.9,) if self.quick else (0.5, 0.9)))
         else:
-            over = r.cpu_time_ms - tl
-            figures["past_limit_ms"] = round(over, 3)
-            passed = r.status == Status.TLE and r.killed_by == KilledBy.CPU_TIMER and over <= OVERSHOOT_MS
-            if passed and over > TARGET_OVERSHOOT_MS:
-                note = _join(note, f"past the target of TL + {TARGET_OVERSHOOT_MS:g} ms")
+            passed, over, note = _stopped_at_limit(run, tl, figures, note)
             measured = f"{_status(run)}, {r.cpu_time_ms:.1f} ms ({over:+.1f} ms past the limit)"
             if r.status == "OK":
                 measured += f"; {_own_text(r.cpu_time_ms, _own_cpu(run))}"
@@ -418,11 +427,7 @@ class Audit:
                                 f"{_status(run)}, {r.cpu_time_ms:.1f} ms; {_own_text(r.cpu_time_ms, own)}",
                                 passed, note, figures, inconclusive=not passed and _starved(run)))
             else:
-                over = r.cpu_time_ms - tl
-                figures["past_limit_ms"] = round(over, 3)
-                passed = r.status == Status.TLE and r.killed_by == KilledBy.CPU_TIMER and over <= OVERSHOOT_MS
-                if passed and over > TARGET_OVERSHOOT_MS:
-                    note = _join(note, f"past the target of TL + {TARGET_OVERSHOOT_MS:g} ms")
+                passed, over, note = _stopped_at_limit(run, tl, figures, note)
                 self._add(Probe("time", language.name, f"2 threads x {share}x TL",
                                 f"TLE at {tl} ms (needs ≥ 2 × {per_thread:.0f} = {total:.0f} ms)",
                                 f"{_status(run)}, {r.cpu_time_ms:.1f} ms ({over:+.1f} ms past the limit)",
