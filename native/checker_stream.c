@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MAX_TOKEN_LENGTH ((size_t)32 * 1024 * 1024)
 #define MAX_MESSAGE_LENGTH ((size_t)32000)
 #define OPEN_BRACKET '\x0b'
 #define CLOSE_BRACKET '\x11'
@@ -227,23 +226,11 @@ const char *english_ending(int x) {
 
 /* ------------------------------------------------------------------ reading */
 
-/* InStream::readWord / readToken. */
-view read_word(ctx *c, stream *s) {
-    skip_blanks(s);
-    if (at_eof(s))
-        quit_s(c, s, R_UEOF, "Unexpected end of file - token expected");
-    size_t start = s->pos, end = start;
-    size_t limit = s->len - start > MAX_TOKEN_LENGTH ? start + MAX_TOKEN_LENGTH + 1 : s->len;
-    const unsigned char *p = s->p;
-    while (end < limit && !is_blank(p[end]))
-        end++;
-    if (end - start > MAX_TOKEN_LENGTH) {
-        cbuf b;
-        quitf(c, s, R_PE, "Length of token exceeds %d, token is '%s...'", (int)MAX_TOKEN_LENGTH,
-              compress_up(&b, p + start, MAX_TOKEN_LENGTH + 1, 0));
-    }
-    s->pos = end;
-    return (view){p + start, end - start};
+/* InStream::readWord / readToken's refusal of a token too long (read_word is inline). */
+void quit_token_too_long(ctx *c, stream *s, size_t start) {
+    cbuf b;
+    quitf(c, s, R_PE, "Length of token exceeds %d, token is '%s...'", (int)MAX_TOKEN_LENGTH,
+          compress_up(&b, s->p + start, MAX_TOKEN_LENGTH + 1, 0));
 }
 
 /* The parsing part of stringToLongLong on exactly these bytes (no NUL inside): at most 20 chars,
