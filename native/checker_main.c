@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <stdbool.h>
 #include <unistd.h>
 
 #define READ_LIMIT (128ULL * 1024 * 1024 + 1) /* enough to trip the 128 MB limit */
@@ -27,42 +28,25 @@ typedef struct {
     size_t map_len;
 } holder;
 
-/* Fills spec from path. want_data: 0 for the input (size only). */
-static void load(const char *path, judge_stream_spec *spec, holder *h, int want_data) {
-    memset(spec, 0, sizeof *spec);
-    memset(h, 0, sizeof *h);
-    spec->name = path;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        spec->missing = 1;
-        return;
-    }
-    struct stat st;
-    int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    if (regular)
-        spec->size = (unsigned long long)st.st_size;
-    if (!want_data || (regular && spec->size > READ_LIMIT)) {
-        close(fd);
-        return;
-    }
-    if (regular && st.st_size > 0) {
-        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m != MAP_FAILED) {
-            (void)madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-            h->map = m;
-            h->map_len = (size_t)st.st_size;
-            spec->data = m;
-            spec->len = (size_t)st.st_size;
-            close(fd);
-            return;
-        }
-    }
-    /* pipes, special files, or mmap refused: read up to the limit */
+/* A regular file's bytes mapped; false when mmap refused them. */
+static bool map_file(int fd, size_t size, judge_stream_spec *spec, holder *h) {
+    void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED)
+        return false;
+    (void)madvise(m, size, MADV_SEQUENTIAL); /* a hint: reading works without it */
+    h->map = m;
+    h->map_len = size;
+    spec->data = m;
+    spec->len = size;
+    return true;
+}
+
+/* Pipes, special files, or what mmap refused: read up to READ_LIMIT into the heap. */
+static void read_file(int fd, judge_stream_spec *spec, holder *h) {
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
     if (buf == NULL) {
         spec->read_error = 1;
-        close(fd);
         return;
     }
     for (;;) {
@@ -78,22 +62,40 @@ static void load(const char *path, judge_stream_spec *spec, holder *h, int want_
             cap *= 2;
         }
         ssize_t got = read(fd, buf + len, cap - len);
-        if (got < 0) {
-            if (errno == EINTR)
-                continue;
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
             spec->read_error = 1;
-            break;
-        }
-        if (got == 0)
+        if (got <= 0)
             break;
         len += (size_t)got;
     }
-    close(fd);
     h->heap = buf;
     spec->data = buf;
     spec->len = len;
-    if (!regular || len > spec->size)
-        spec->size = len;
+}
+
+/* Fills spec from path. want_data: 0 for the input (size only). */
+static void load(const char *path, judge_stream_spec *spec, holder *h, int want_data) {
+    memset(spec, 0, sizeof *spec);
+    memset(h, 0, sizeof *h);
+    spec->name = path;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        spec->missing = 1;
+        return;
+    }
+    struct stat st;
+    int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (regular)
+        spec->size = (unsigned long long)st.st_size;
+    int wanted = want_data && !(regular && spec->size > READ_LIMIT);
+    if (wanted && !(regular && st.st_size > 0 && map_file(fd, (size_t)st.st_size, spec, h))) {
+        read_file(fd, spec, h);
+        if (!regular || spec->len > spec->size)
+            spec->size = spec->len;
+    }
+    (void)close(fd); /* read-only: nothing is lost if close fails */
 }
 
 static void release(holder *h) {

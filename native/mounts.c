@@ -165,11 +165,11 @@ static void setup_dev(void) {
     make_read_only(NEWROOT "/dev", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
 }
 
-void setup_root(const struct slot_config *cfg) {
+/* A scaffold tmpfs becomes the root for a moment so that the old root stays reachable at
+ * /oldroot while the new one is built at /newroot. */
+static void enter_scaffold(void) {
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
         die("make / private: %m");
-    /* A scaffold tmpfs becomes the root for a moment so that the old root stays reachable
-     * at /oldroot while the new one is built at /newroot. */
     if (mount("tmpfs", SCAFFOLD, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=700") < 0)
         die("mount scaffold: %m");
     if (mkdir(SCAFFOLD NEWROOT, 0755) < 0 || mkdir(SCAFFOLD OLDROOT, 0755) < 0)
@@ -178,51 +178,48 @@ void setup_root(const struct slot_config *cfg) {
         die("pivot_root scaffold: %m");
     if (chdir("/") < 0)
         die("chdir /: %m");
+}
 
-    if (mount("tmpfs", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV, "size=256k,mode=755") < 0)
-        die("mount new root: %m");
-    for (size_t i = 0; i < sizeof(default_binds) / sizeof(default_binds[0]); i++)
-        bind_host_path(default_binds[i], default_binds[i], false);
-    for (int i = 0; i < cfg->nbinds; i++)
-        bind_host_path(cfg->binds[i], cfg->bind_targets[i], false);
-
+/* /box: a tmpfs writable by the programs' uid (which differs from the judge's when it is
+ * root), or the host's box directory, read-only unless asked otherwise. */
+static void mount_box(const struct slot_config *cfg) {
     mkdir_p(NEWROOT "/box", 0755);
     if (cfg->box_tmpfs_mb) {
-        /* Writable by the programs' uid, which differs from the judge's when it is root. */
         if (mount_tmpfs(NEWROOT "/box", cfg->box_tmpfs_mb, 0777) < 0)
             die("mount tmpfs /box: %m");
-    } else if (cfg->box) {
-        char box[PATH_MAX];
-        if (snprintf(box, sizeof(box), OLDROOT "%s", cfg->box) >= (int)sizeof(box))
-            die("box path too long");
-        if (mount(box, NEWROOT "/box", NULL, MS_BIND | MS_REC, NULL) < 0)
-            die("bind box %s: %m", cfg->box);
-        if (cfg->box_writable) {
-            if (mount(NULL, NEWROOT "/box", NULL, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV,
-                      NULL) < 0)
-                die("remount box: %m");
-        } else {
-            make_read_only(NEWROOT "/box", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
-        }
+        return;
     }
-    mkdir_p(NEWROOT "/tmp", 01777);
-    if (mount_tmpfs(NEWROOT "/tmp", cfg->tmp_mb, 01777) < 0)
-        die("mount tmpfs /tmp: %m");
-    mount_proc();
-    mkdir_p(NEWROOT "/dev", 0755);
-    setup_dev();
+    if (!cfg->box)
+        return;
+    char box[PATH_MAX];
+    if (snprintf(box, sizeof(box), OLDROOT "%s", cfg->box) >= (int)sizeof(box))
+        die("box path too long");
+    if (mount(box, NEWROOT "/box", NULL, MS_BIND | MS_REC, NULL) < 0)
+        die("bind box %s: %m", cfg->box);
+    if (!cfg->box_writable) {
+        make_read_only(NEWROOT "/box", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+        return;
+    }
+    if (mount(NULL, NEWROOT "/box", NULL, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV, NULL) < 0)
+        die("remount box: %m");
+}
+
+static void write_passwd(void) {
     static const char passwd[] = NEWROOT "/etc/passwd";
     mkdir_p(NEWROOT "/etc", 0755);
     int fd = open(passwd, O_CREAT | O_WRONLY | O_EXCL | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        static const char entries[] = "root:x:0:0:root:/:/bin/sh\n"
-                                      "judge:x:1000:1000:judge:/tmp:/bin/sh\n";
-        if (write(fd, entries, sizeof(entries) - 1) != (ssize_t)(sizeof(entries) - 1))
-            die("write passwd: %m");
-        close(fd);
-    }
+    if (fd < 0)
+        return; /* a bound /etc already has one */
+    static const char entries[] = "root:x:0:0:root:/:/bin/sh\n"
+                                  "judge:x:1000:1000:judge:/tmp:/bin/sh\n";
+    if (write(fd, entries, sizeof(entries) - 1) != (ssize_t)(sizeof(entries) - 1))
+        die("write passwd: %m");
+    if (close(fd) < 0)
+        die("close passwd: %m");
+}
 
-    /* Everything is in place: freeze the root, switch to it, drop the old one. */
+/* Everything is in place: freeze the root, switch to it, drop the old one. */
+static void switch_to_new_root(void) {
     if (mount(NULL, NEWROOT, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) < 0)
         die("remount root read-only: %m");
     if (chdir(NEWROOT) < 0)
@@ -233,6 +230,25 @@ void setup_root(const struct slot_config *cfg) {
         die("detach old root: %m");
     if (chdir("/") < 0)
         die("chdir /: %m");
+}
+
+void setup_root(const struct slot_config *cfg) {
+    enter_scaffold();
+    if (mount("tmpfs", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV, "size=256k,mode=755") < 0)
+        die("mount new root: %m");
+    for (size_t i = 0; i < sizeof(default_binds) / sizeof(default_binds[0]); i++)
+        bind_host_path(default_binds[i], default_binds[i], false);
+    for (int i = 0; i < cfg->nbinds; i++)
+        bind_host_path(cfg->binds[i], cfg->bind_targets[i], false);
+    mount_box(cfg);
+    mkdir_p(NEWROOT "/tmp", 01777);
+    if (mount_tmpfs(NEWROOT "/tmp", cfg->tmp_mb, 01777) < 0)
+        die("mount tmpfs /tmp: %m");
+    mount_proc();
+    mkdir_p(NEWROOT "/dev", 0755);
+    setup_dev();
+    write_passwd();
+    switch_to_new_root();
 }
 
 /* A clean /tmp for the next run; skipped when the last run left nothing in it. */
