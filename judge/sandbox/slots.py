@@ -2,7 +2,7 @@
 (docs/design.md §2.2).
 
 A slot is a uid: run as root, the programs of slot N run as host uid HOST_UID_BASE + N
-(native/supervisor.h). Two sandboxes alive at once must therefore never share a slot: they
+(native/protocol.h). Two sandboxes alive at once must therefore never share a slot: they
 would share every per-user count of the kernel (processes, pipe buffers, message queues), and
 the leftover checks that look for a slot's processes by uid would see each other's. So every
 user of the judge takes its slots from a range of its own here, and the ranges never meet on a
