@@ -23,7 +23,13 @@ from judge.python_env import missing_module_hint, run_environment
 from judge.sandbox import Limits, RunResult, Sandbox
 from judge.sandbox.slots import COMMAND, cpu_of, interactor_slot
 from judge.sandbox.verdict import describe_end
-from judge.single_run import Captured, ProgramOutcome, ScratchBox, SingleRunner
+from judge.single_run import (
+    Captured,
+    ProgramOutcome,
+    ScratchBox,
+    SingleRunner,
+    read_from_start,
+)
 from judge.verdicts import JUDGE_FAILURES, Status, Verdict
 
 STDERR_TAIL_BYTES = 2048
@@ -253,8 +259,7 @@ class Grader:
             timings["run"] += time.perf_counter() - mark
             output = None
             if run.status == Status.OK or keep_output:
-                os.lseek(output_fd, 0, os.SEEK_SET)
-                output = _read_all(output_fd)
+                output = read_from_start(output_fd)
             if run.status != Status.OK:
                 return _Outcome(Verdict(run.status), describe_end(run), run, output,
                                 stderr_tail=_tail(stderr_fd))
@@ -375,12 +380,3 @@ def _kept(output: bytes | None, keep: bool, limit: int | None) -> bytes | None:
     if not keep or output is None:
         return None
     return output if limit is None else output[:limit]
-
-
-def _read_all(fd: int) -> bytes:
-    chunks: list[bytes] = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)

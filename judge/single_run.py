@@ -25,9 +25,6 @@ from judge.sandbox import Limits, RunResult, Sandbox, box_files
 # The program (another uid) may rewrite the files it was given.
 GIVEN_FILE_MODE = 0o666
 RUN_DIR_INSIDE = "/judge/run"
-# Languages SandboxFusion runs without a compile step (its compile_result is null): the judge's
-# syntax check of them is left to the run itself, which reports a SyntaxError as Python does.
-SCRIPT_LANGUAGES = frozenset({"python", "pypy3"})
 MAX_PATH_PARTS = 16
 MAX_NAME_BYTES = 255
 
@@ -115,7 +112,9 @@ class SingleRunner:
 
     def run_program(self, code: str, language: Language, limits: Limits, *, stdin: bytes,
                     files: dict[str, bytes], fetch: list[str]) -> ProgramOutcome:
-        if language.name in SCRIPT_LANGUAGES:
+        if language.script:
+            # SandboxFusion runs scripts without a compile step (its compile_result is null):
+            # the judge's syntax check is left to the run, which reports a SyntaxError itself.
             compiled = None
             artifacts: dict[str, bytes | Path] = {language.file_name(code): code.encode()}
         else:
@@ -181,7 +180,7 @@ class SingleRunner:
         err = os.memfd_create("stderr", os.MFD_CLOEXEC)
         try:
             run = sandbox.run(argv, limits, stdin=stdin, stdout=out, stderr=err, policy=policy)
-            stdout, stderr = _read_from_start(out), _read_from_start(err)
+            stdout, stderr = read_from_start(out), read_from_start(err)
         finally:
             os.close(out)
             os.close(err)
@@ -207,7 +206,8 @@ class SingleRunner:
                 budget -= len(data)
 
 
-def _read_from_start(fd: int) -> bytes:
+def read_from_start(fd: int) -> bytes:
+    """All a file descriptor holds (a memfd a run wrote, a fetched file), from its start."""
     os.lseek(fd, 0, os.SEEK_SET)
     chunks: list[bytes] = []
     while chunk := os.read(fd, 1 << 20):
@@ -222,7 +222,7 @@ def _read_file(box: int, parts: list[str], budget: int) -> bytes | None:
     try:
         if os.fstat(fd).st_size > budget:
             raise _TooLarge
-        return _read_from_start(fd)
+        return read_from_start(fd)
     finally:
         os.close(fd)
 

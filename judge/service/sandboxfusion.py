@@ -46,7 +46,7 @@ from judge.service.sf_models import (
     SubmitRequest,
     TestConfig,
 )
-from judge.single_run import SCRIPT_LANGUAGES, ProgramOutcome
+from judge.single_run import ProgramOutcome
 from judge.verdicts import Status, Verdict
 
 router = APIRouter(tags=["SandboxFusion"])
@@ -381,7 +381,7 @@ def eval_result(body: SubmitRequest, code: str, extracted: str, result: GradeRes
     most an even part of it (at least 4 KiB); the rest of the answer is its structure, a few
     hundred bytes a test (Settings.answer_limit_bytes)."""
     full = bool(body.config.extra.get("return_full_case", False))
-    script = language.name in SCRIPT_LANGUAGES
+    script = language.script
     budget = AnswerBudget(settings.max_submit_output_bytes)
     share = submit_share(settings, len(problem.tests))
     shown = len(result.tests) + 1
