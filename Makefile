@@ -3,10 +3,16 @@
 PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
-# Every language the judge lists (g++, gcc, python3, pypy3, java); podman, runc and, for a store
-# inside a container (overlay on overlay), fuse-overlayfs for the image (images/engine.sh).
-APT_PACKAGES = build-essential libseccomp-dev openjdk-17-jdk-headless pypy3 \
-               python3-dev python3-venv bubblewrap chromium podman runc fuse-overlayfs clang-format
+# The judge's build and tests; podman, runc and, for a store inside a container (overlay on
+# overlay), fuse-overlayfs for the image (images/engine.sh).
+APT_PACKAGES = build-essential libseccomp-dev python3-dev python3-venv bubblewrap chromium \
+               podman runc fuse-overlayfs clang-format $(LANGUAGE_PACKAGES)
+# Every language's toolchain: the `packages` of its entry in judge/languages/registry.py
+# (tests/test_languages.py holds this list to them). About 1 GB to download, 3 GB installed.
+LANGUAGE_PACKAGES = g++ gcc python3 pypy3 openjdk-17-jdk-headless kotlin scala mono-mcs \
+                    mono-runtime rustc golang-go nodejs node-typescript php-cli ruby perl lua5.4 \
+                    r-base-core bash racket ghc ocaml-nox fp-compiler gdc iverilog \
+                    python3-pytest junit5
 # podman's default ulimits (nofile 1048576) exceed what this kind of host allows and make every
 # container fail to start; a drop-in file leaves the user's own containers.conf alone.
 CONTAINERS_CONF = /etc/containers/containers.conf.d/50-judge.conf

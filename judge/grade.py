@@ -313,7 +313,7 @@ class Grader:
             raise JudgeError(f"the {lang.name} toolchain is not installed here")
         if is_functional(problem):
             self._check_functional_tests(problem)
-        source = wrap_source(source, problem, lang.name)
+        source = wrap_source(lang.source_text(source), problem, lang.name)
         rules = rules_for(problem)
         env = run_environment(rules.python_environment, lang.name)
         limits = run_limits(problem, lang, run_time_limit_ms)

@@ -112,6 +112,7 @@ class SingleRunner:
 
     def run_program(self, code: str, language: Language, limits: Limits, *, stdin: bytes,
                     files: dict[str, bytes], fetch: list[str]) -> ProgramOutcome:
+        code = language.source_text(code)
         if language.script:
             # SandboxFusion runs scripts without a compile step (its compile_result is null):
             # the judge's syntax check is left to the run, which reports a SyntaxError itself.

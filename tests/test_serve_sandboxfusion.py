@@ -183,7 +183,7 @@ def test_an_unsupported_language_is_a_failed_run_answered_at_once(server):
     it, UNGRADABLE), answered as SandboxFusion answers a run that could not start: a Failed
     result on the first request. It used to be a SandboxError, which the client retries five
     times (~15 s of back-off) and then raises."""
-    request = sf.RunCodeRequest(code="console.log(1)", language="nodejs")
+    request = sf.RunCodeRequest(code='print("1")', language="swift")
     started = time.monotonic()
     result = sf.run_code(request)                     # the client's own retry settings
     assert time.monotonic() - started < 5, "the client retried"
@@ -191,10 +191,10 @@ def test_an_unsupported_language_is_a_failed_run_answered_at_once(server):
     assert result.compile_result is None and result.run_result is None
     assert sf.summary_run_code_result(result, sf.SummaryMapping()) == "Failed"
     body = server.post("/run_code", request.dict()).json()
-    assert body["verdict"] == "UNGRADABLE" and "nodejs" in body["message"]
+    assert body["verdict"] == "UNGRADABLE" and "swift" in body["message"]
 
-    submit = sf.SubmitRequest(dataset="x", id="rust", completion="```rust\nfn main() {}\n```",
-                              config=sf.TestConfig(language="rust",
+    submit = sf.SubmitRequest(dataset="x", id="swift", completion="```swift\nprint(1)\n```",
+                              config=sf.TestConfig(language="swift",
                                                    provided_data={"test": _tests([("1", "1")])}))
     started = time.monotonic()
     result = sf.submit(submit)

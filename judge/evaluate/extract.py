@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from judge.languages import canonical_name
 from judge.problems.rules import BenchmarkRules, Extraction
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
@@ -113,27 +114,11 @@ def wanted_language(rules: BenchmarkRules, row_language: str | None, tag: str | 
             or rules.default_language)
 
 
-_TAGS: dict[str, str] = {}
-for _lang, _names in {
-    "cpp": ("cpp", "c++", "cc", "cxx", "hpp", "h++", "cplusplus", "cpp11", "cpp14", "cpp17",
-            "cpp20", "cpp23", "c++11", "c++14", "c++17", "c++20", "c++23", "gnu++17", "gnu++20"),
-    "c": ("c", "h"),
-    "python": ("python", "py", "python3", "py3", "pypy", "pypy3", "python3.10", "python3.11"),
-    "java": ("java",),
-    "kotlin": ("kotlin", "kt"),
-    "rust": ("rust", "rs"),
-    "go": ("go", "golang"),
-    "javascript": ("javascript", "js", "node", "nodejs"),
-}.items():
-    for _n in _names:
-        _TAGS[_n] = _lang
-
-
 def language_from_tag(tag: str | None) -> str | None:
     """Canonical language name ("cpp", "python", "java", ...) of a fence tag; None if unknown."""
     if not tag:
         return None
-    return _TAGS.get(tag.strip().lower())
+    return canonical_name(tag)
 
 
 __all__ = ["CodeBlock", "extract_code", "extract_all", "extract_livecodebench", "take_code",

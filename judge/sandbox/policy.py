@@ -10,6 +10,7 @@ import errno
 import functools
 import socket
 import tempfile
+from dataclasses import dataclass
 from fcntl import F_SETPIPE_SZ
 
 import pyseccomp
@@ -59,42 +60,91 @@ sendmsg recvmsg bind listen accept accept4 inotify_init1 inotify_add_watch inoti
 flock
 """.split()
 
-# Compilers and linkers: a toolchain's processes, temporary files and permission bits.
+# Compilers and linkers: a toolchain's processes, temporary files and permission bits, the
+# build cache's locks (go) and the timers of compilers written in Haskell (ghc).
 BUILD = PYTHON + """
-chown fchown fchownat lchown link linkat symlink symlinkat utime utimes
+chown fchown fchownat lchown link linkat symlink symlinkat utime utimes flock
+timerfd_create timerfd_settime timerfd_gettime
 """.split()
 
+# Thread pools that raise their own scheduling priority and ask the C library's name service
+# (nscd's socket, absent in the box) who the uid is: .NET/Mono and R.
+NAME_SERVICE = ["socket", "connect"]
+MONO = PYTHON + NAME_SERVICE + """
+sched_setscheduler sched_get_priority_max sched_get_priority_min
+""".split()
+
+# V8 asks for its own capabilities and for memory protection keys (it goes on without them).
+NODE = PYTHON + ["capget", "pkey_alloc", "pkey_free", "pkey_mprotect"]
+
+# Tool-use code sent to SandboxFusion's /run_code: every runtime's set, servers on the run's own
+# loopback (its network namespace has no other interface), POSIX semaphores in /dev/shm (made
+# by link) and file locks.
+GENERAL = sorted(set(JAVA + BUILD + MONO + NODE) | set("""
+socket connect bind listen accept accept4 getsockname getpeername getsockopt setsockopt shutdown
+sendto recvfrom sendmsg recvmsg sendmmsg recvmmsg flock link linkat symlink symlinkat
+sched_get_priority_max sched_get_priority_min inotify_init inotify_init1 inotify_add_watch
+inotify_rm_watch timerfd_create timerfd_settime timerfd_gettime signalfd signalfd4 pidfd_open
+pidfd_send_signal waitid
+""".split()) - {"chown", "fchown", "fchownat", "lchown"})
+
 NUMA_PLACEMENT = ("mbind", "get_mempolicy", "set_mempolicy")
+# Asynchronous I/O rings are always refused; a runtime that tries them first (libuv in Node)
+# is answered as by a kernel without them and falls back to threads.
+IO_URING = ("io_uring_setup",)
 
-POLICIES = {"native": NATIVE, "python": PYTHON, "java": JAVA, "build": BUILD}
+INET = (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6)
 
 
-def _check(name: str, allowed: list[str]) -> None:
-    bad = ALWAYS_REFUSED.intersection(allowed)
-    if bad:
-        raise AssertionError(f"policy {name} allows always-refused syscalls: {sorted(bad)}")
+@dataclass(frozen=True)
+class Policy:
+    """A seccomp allow-list and how the sandbox treats the runtimes that run under it."""
+    name: str
+    syscalls: tuple[str, ...]
+    # The families `socket` may create (when it is allowed); socketpair is AF_UNIX only.
+    socket_families: tuple[int, ...] = (socket.AF_UNIX,)
+    # Without a cgroup: whether the run may fork (compilers wait for their children), or
+    # threads only (a reaped child would take its CPU time with it).
+    forks_without_cgroup: bool = False
+    # Without a cgroup: whether RLIMIT_AS may back the watch of resident memory. Runtimes that
+    # reserve address space up front (the JVM, GHC's 1 TiB heap, V8, Mono, Go) break under it.
+    address_space_limit: bool = True
+    # Answered ENOSYS, as by a kernel without them, so the runtime takes its fallback.
+    absent: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        bad = ALWAYS_REFUSED.intersection(self.syscalls)
+        if bad:
+            raise AssertionError(f"policy {self.name} allows always-refused syscalls: {sorted(bad)}")
+
+
+POLICIES: dict[str, Policy] = {policy.name: policy for policy in (
+    Policy("native", tuple(NATIVE)),
+    Policy("python", tuple(PYTHON)),
+    # Interpreters: PHP, Ruby, Perl, Lua, R, Racket, Bash.
+    Policy("script", tuple(PYTHON + NAME_SERVICE)),
+    Policy("java", tuple(JAVA), socket_families=INET, address_space_limit=False),
+    Policy("go", tuple(NATIVE), address_space_limit=False),
+    Policy("ghc", tuple(NATIVE), address_space_limit=False),
+    Policy("node", tuple(NODE), address_space_limit=False, absent=IO_URING),
+    Policy("mono", tuple(MONO), address_space_limit=False),
+    Policy("build", tuple(BUILD + NAME_SERVICE), forks_without_cgroup=True,
+           address_space_limit=False, absent=IO_URING),
+    Policy("general", tuple(GENERAL), socket_families=INET, address_space_limit=False,
+           absent=IO_URING),
+)}
+
+
+def get_policy(name: str) -> Policy:
+    if name not in POLICIES:
+        raise JudgeError(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
+    return POLICIES[name]
 
 
 # Memory that no limit but a memory cgroup would bound (shmem files live outside the address
 # space): refused when the sandbox runs without cgroups.
 UNBOUNDED_WITHOUT_CGROUP = frozenset({"memfd_create"})
-
-# Without a cgroup nothing accounts exactly for a second process: a child reaped by the kernel
-# (SIGCHLD ignored) takes its CPU time with it, and memory spread over processes escapes a
-# per-process peak. So the programs' policies allow threads only there (the kernel sums a
-# process's threads); compilers, which wait for their own children, keep fork.
-FORKING_POLICIES = frozenset({"build"})
 CLONE_THREAD = 0x00010000
-
-
-
-# A socket's family decides whether the net namespace confines it: AF_VSOCK (reaches the host
-# and its VMs), AF_NETLINK, AF_PACKET and the rest are not namespaced as one would hope, or
-# are of no use to a program, so socket and socketpair are allowed per family and anything
-# else is refused (RF naming the call). Only the java policy has `socket`: the JVM needs
-# AF_INET/AF_INET6, which the run's empty network namespace leaves with its own loopback only.
-SOCKET_FAMILIES = {"socket": (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6),
-                   "socketpair": (socket.AF_UNIX,)}
 
 
 # Why a refusal happened, where the call alone would puzzle the author of the program.
@@ -112,23 +162,25 @@ def describe_refusal(syscall: str) -> str:
 @functools.cache
 def policy_bpf(name: str, without_cgroup: bool = False) -> bytes:
     """The BPF program of a policy, as the bytes the kernel takes."""
-    if name not in POLICIES:
-        raise JudgeError(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
-    allowed = POLICIES[name]
-    threads_only = without_cgroup and name not in FORKING_POLICIES
+    policy = get_policy(name)
+    allowed = list(policy.syscalls)
+    threads_only = without_cgroup and not policy.forks_without_cgroup
     if without_cgroup:
         allowed = [s for s in allowed if s not in UNBOUNDED_WITHOUT_CGROUP]
     if threads_only:
         allowed = [s for s in allowed if s not in ("fork", "vfork")]
-    _check(name, allowed)
     f = pyseccomp.SyscallFilter(defaction=pyseccomp.NOTIFY)
     # Foreign ABIs (i386 `int 0x80`, x32) do not match the native architecture: killed outright.
     f.set_attr(pyseccomp.Attr.ACT_BADARCH, pyseccomp.KILL_PROCESS)
     for syscall in sorted(set(allowed)):
         if syscall in ("clone", "fcntl"):
             continue
-        if syscall in SOCKET_FAMILIES:
-            for family in SOCKET_FAMILIES[syscall]:
+        if syscall in ("socket", "socketpair"):
+            # A socket's family decides whether the net namespace confines it: AF_VSOCK
+            # reaches the host and its VMs, AF_NETLINK and AF_PACKET are not namespaced as one
+            # would hope; anything but the policy's families is refused (RF naming the call).
+            families = policy.socket_families if syscall == "socket" else (socket.AF_UNIX,)
+            for family in families:
                 f.add_rule(pyseccomp.ALLOW, syscall, pyseccomp.Arg(0, pyseccomp.EQ, family))
             continue
         try:
@@ -153,6 +205,8 @@ def policy_bpf(name: str, without_cgroup: bool = False) -> bytes:
     for syscall in NUMA_PLACEMENT:
         if syscall not in allowed:
             f.add_rule(pyseccomp.ERRNO(errno.ENOSYS), syscall)
+    for syscall in policy.absent:
+        f.add_rule(pyseccomp.ERRNO(errno.ENOSYS), syscall)
     # Runs are pinned to one CPU; moving off it would let threads outrun the CPU accounting.
     f.add_rule(pyseccomp.ERRNO(errno.EPERM), "sched_setaffinity")
     # `personality(0xffffffff)` only asks; any change (e.g. disabling ASLR) is refused.

@@ -20,7 +20,7 @@ from judge.ownership import ThreadOwner
 from judge.sandbox import box_files, protocol
 from judge.sandbox.environment import DEFAULT_ENV
 from judge.sandbox.errors import SandboxError
-from judge.sandbox.policy import FORKING_POLICIES, policy_bpf, syscall_name
+from judge.sandbox.policy import get_policy, policy_bpf, syscall_name
 from judge.sandbox.result import Limits, RunResult
 from judge.sandbox.slots import COMMAND, cpu_of
 from judge.sandbox.verdict import classify
@@ -386,7 +386,7 @@ class Sandbox:
         """Without a cgroup, how the processes of a run are accounted for (RunResult.sources)."""
         if self.cgroup != "none":
             return None
-        return "waited-children" if policy in FORKING_POLICIES else "threads-only"
+        return "waited-children" if get_policy(policy).forks_without_cgroup else "threads-only"
 
     @staticmethod
     def _stdin_fd(stdin: Stdin, opened: list[int]) -> int | None:
@@ -451,12 +451,12 @@ class Sandbox:
             protocol.record("BPF", policy_bpf(policy, without_cgroup=self.cgroup == "none")),
             protocol.number("FDS", protocol.fd_mask(*(fd is not None for fd in fds))),
         ]
-        if self.cgroup == "none" and policy != "java":
+        if self.cgroup == "none" and get_policy(policy).address_space_limit:
             # Without a memory cgroup the supervisor's watch of resident memory decides MLE; the
             # address-space limit is only a safety net for the host. It must leave room for a
             # stack per thread, each reserving the stack limit (= the memory limit), for as many
-            # threads as the run may have. The JVM breaks under any address-space limit and
-            # bounds itself with -Xmx.
+            # threads as the run may have. Runtimes that reserve address space up front (the
+            # JVM, GHC, V8) break under any such limit (Policy.address_space_limit).
             stacks = limits.memory_limit_mb * MB * limits.processes
             parts.append(protocol.number("ADDRESS_SPACE", stacks + limits.memory_limit_mb * MB * 4
                                          + 1024 * MB))

@@ -15,7 +15,7 @@ from judge import JudgeError
 from judge.compiler import CompileResult
 from judge.evaluate.extract import extract_code
 from judge.grade import Grader, GradeResult, TestResult
-from judge.languages import LANGUAGES, Language, get_language
+from judge.languages import Flavour, Language, canonical_name, get_language
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits, RunResult, SandboxError
 from judge.sandbox.policy import describe_refusal
@@ -51,9 +51,13 @@ from judge.verdicts import Status, Verdict
 
 router = APIRouter(tags=["SandboxFusion"])
 
-# SandboxFusion's names for the judge's languages, and the judge's own.
-SF_LANGUAGES = {"python": "python", "cpp": "cpp", "java": "java", "c": "c", "pypy3": "pypy3",
-                "python3": "python"}
+# SandboxFusion's names of the languages it runs that the judge runs too, and the judge's own
+# (c, pypy3); a request may also name a language any way the registry knows (judge.languages).
+SANDBOXFUSION_NAMES = ("python", "python3", "pytest", "cpp", "c", "pypy3", "go", "go_test",
+                       "java", "junit", "nodejs", "js", "ts", "typescript", "csharp", "lua", "R",
+                       "perl", "D_ut", "ruby", "scala", "kotlin_script", "verilog", "racket",
+                       "rust", "php", "bash")
+SF_LANGUAGES = {name: canonical_name(name) or "" for name in SANDBOXFUSION_NAMES}
 # A run's status as SandboxFusion's: the answer's `status` and `run_result.status`. A judge
 # failure (SE, BUSY) is SandboxError, which the client retries and then raises, never Failed.
 RUN_STATUSES: dict[Status, tuple[RunStatus, CommandRunStatus]] = {
@@ -89,11 +93,11 @@ def unsupported(message: str) -> RunCodeResponse:
 def resolve_language(name: str) -> Language:
     """The judge's profile of a SandboxFusion language name; UnsupportedLanguage when the
     judge does not run it, JudgeError when its toolchain is not installed here."""
-    key = SF_LANGUAGES.get(name)
+    key = SF_LANGUAGES.get(name) or canonical_name(name)
     if key is None:
         raise UnsupportedLanguage(f"language {name!r} is not supported by this judge "
-                                  f"(supported: {', '.join(sorted(LANGUAGES))})")
-    language = get_language(key)
+                                  f"(supported: {', '.join(SANDBOXFUSION_NAMES)})")
+    language = get_language(key, Flavour.SANDBOXFUSION)
     if not language.available:
         raise JudgeError(f"the {language.name} toolchain is not installed on this server")
     return language

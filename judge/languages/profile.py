@@ -1,0 +1,109 @@
+"""What a language is to the judge: one `Language` record (docs/languages.md says how to add
+one)."""
+from __future__ import annotations
+
+import enum
+import functools
+import shutil
+import subprocess
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+
+from judge.sandbox.environment import SANDBOX_PATH
+
+
+class Flavour(enum.Enum):
+    """Whose commands a language runs with. Competitive grading (`judge run`, `judge eval`,
+    `/v1/grade`) takes Codeforces' where Codeforces has the language; SandboxFusion's
+    `/run_code` and `/submit` take SandboxFusion's (e.g. `java -ea`, Rust's 2015 edition), under
+    the general policy that tool-use code needs."""
+    CODEFORCES = "codeforces"
+    SANDBOXFUSION = "sandboxfusion"
+
+
+class Family(enum.Enum):
+    """How a runtime behaves under the sandbox: what its hostile tests and audit probes look
+    like, and what a warm run costs."""
+    NATIVE = "native"          # a compiled executable (C, C++, Rust, Go, Pascal, D, OCaml, GHC)
+    SCRIPT = "script"          # an interpreter reading the source (Python, PHP, Ruby, Bash...)
+    JVM = "jvm"                # class files or a jar on the JVM (Java, Kotlin, Scala)
+    MANAGED = "managed"        # another VM with a JIT and threads (Node, Mono)
+    SIMULATOR = "simulator"    # a hardware description run by a simulator (Verilog)
+
+
+@dataclass(frozen=True)
+class Language:
+    name: str
+    family: Family
+    # Every spelling that names it: Codeforces', SandboxFusion's, MultiPL-E's, fence tags.
+    aliases: tuple[str, ...]
+    extensions: tuple[str, ...]
+    source_name: str                       # file name in the box; {cls} is the entry class
+    compile: tuple[str, ...] | None        # argv; None: nothing to build
+    run: tuple[str, ...]                   # argv
+    policy: str                            # seccomp policy of the run
+    compile_policy: str = "build"
+    time_factor: float = 1.0               # multiplier on the problem's time limit
+    artifacts: tuple[str, ...] = ()        # glob patterns of what the run needs from the build
+    version_command: tuple[str, ...] = ()
+    packages: tuple[str, ...] = ()         # the Debian packages that provide the toolchain
+    # The class a source names for its compiler and runtime (Java's public class); None: none.
+    main_class: Callable[[str], str] | None = field(default=None, compare=False)
+    # A header most submissions include, precompiled once with header_flags (the compile's
+    # flags that shape code, not linking) and found first on every compile's include path.
+    precompiled_header: str | None = None
+    header_flags: tuple[str, ...] = ()
+    # The compiler is a Java program whose classes an archive made once can hold (javac).
+    compiler_archive: bool = False
+    # No build step: the source itself runs through an interpreter (the "compile" only checks).
+    script: bool = False
+    # Turns the code as sent into the source file (PHP's opening tag); None: as sent.
+    prepare: Callable[[str], str] | None = field(default=None, compare=False)
+    # What SandboxFusion's runner does differently (fields of this record); its policy is
+    # always the general one.
+    sandboxfusion: Mapping[str, object] = field(default_factory=dict, compare=False,
+                                                hash=False)
+    # Only SandboxFusion's requests name it (a test runner such as pytest or junit).
+    sandboxfusion_only: bool = False
+
+    def flavoured(self, flavour: Flavour) -> Language:
+        """The record with `flavour`'s commands."""
+        if flavour is Flavour.CODEFORCES:
+            return self
+        return replace(self, policy="general", **self.sandboxfusion)  # type: ignore[arg-type]
+
+    def source_text(self, code: str) -> str:
+        return self.prepare(code) if self.prepare else code
+
+    def file_name(self, source: str) -> str:
+        return self.source_name.format(cls=self.entry_class(source))
+
+    def entry_class(self, source: str) -> str:
+        return self.main_class(source) if self.main_class else ""
+
+    def compile_argv(self, source: str) -> list[str] | None:
+        if self.compile is None:
+            return None
+        return [part.format(source=self.file_name(source), cls=self.entry_class(source))
+                for part in self.compile]
+
+    def run_argv(self, source: str) -> list[str]:
+        return [part.format(source=self.file_name(source), cls=self.entry_class(source))
+                for part in self.run]
+
+    @property
+    def available(self) -> bool:
+        tool = (self.compile or self.run)[0]
+        return shutil.which(tool, path=SANDBOX_PATH) is not None
+
+    @functools.cached_property
+    def toolchain_version(self) -> str:
+        """The version line of the toolchain, part of every compile cache key."""
+        if not self.version_command:
+            return ""
+        try:
+            out = subprocess.run(self.version_command, capture_output=True, text=True, timeout=30,
+                                 env={"PATH": SANDBOX_PATH})
+            return (out.stdout + out.stderr).strip().splitlines()[0]
+        except (OSError, subprocess.TimeoutExpired, IndexError):
+            return "unknown"

@@ -1,0 +1,182 @@
+"""Every language the judge runs, as data: one entry each (docs/languages.md explains the
+fields, the time factors and how to add the next language). Commands are Codeforces' where
+Codeforces has the language (the C++, Python and Java ones are the CF-Div2-Stepfun benchmark's
+published commands), with SandboxFusion's differences in `sandboxfusion`."""
+from __future__ import annotations
+
+from judge.languages.entry import java_class_name, scala_object_name
+from judge.languages.profile import Family, Language
+
+CPP_FLAGS = ("-fno-asm", "-fsanitize=bounds", "-fno-sanitize-recover=bounds", "-static", "-O2",
+             "-DONLINE_JUDGE")
+
+# Python has no build step in the benchmark's recipe; the compile step only parses the source so
+# that a syntax error is a compile error (CE), the way online judges report it.
+PYTHON_SYNTAX_CHECK = ("import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')")
+
+# Every JVM language runs on the same JVM settings: the benchmark's Java ones.
+JVM = ("java", "-XX:+UseSerialGC", "-Xmx544m", "-Xss64m")
+# A JVM compiler (kotlinc, scalac) started as the Java program it is, not through its shell
+# launcher, which would fork for `uname` and `dirname` on every compile.
+JVM_COMPILER = ("java", "-XX:+UseSerialGC", "-Xmx1024m", "-Xss64m", "-XX:TieredStopAtLevel=1")
+KOTLIN_HOME = "/usr/share/kotlin/kotlinc"
+KOTLIN_COMPILER = (*JVM_COMPILER, "-cp", f"{KOTLIN_HOME}/lib/kotlin-preloader.jar",
+                   "org.jetbrains.kotlin.preloading.Preloader", "-cp",
+                   f"{KOTLIN_HOME}/lib/kotlin-compiler.jar",
+                   "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler", "-kotlin-home", KOTLIN_HOME,
+                   "-nowarn")
+SCALA_LIB = "/usr/share/scala/lib"
+JUNIT_CONSOLE = "/usr/share/java/junit-platform-console-standalone.jar"
+
+# TypeScript is transpiled without type checking, as SandboxFusion's tsx does: a type error a
+# model makes is not a compile error there, only what the JavaScript does counts.
+TS_TRANSPILE = (
+    "const ts = require('/usr/share/nodejs/typescript'); const fs = require('fs');"
+    "const out = ts.transpileModule(fs.readFileSync('code.ts', 'utf8'), {{reportDiagnostics: true,"
+    " compilerOptions: {{target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.CommonJS}}}});"
+    "const errors = out.diagnostics.filter(d => d.category === ts.DiagnosticCategory.Error);"
+    "for (const d of errors) console.error(ts.flattenDiagnosticMessageText(d.messageText, '\\n'));"
+    "if (errors.length) process.exit(1); fs.writeFileSync('code.js', out.outputText);")
+
+
+def ensure_php_tag(source: str) -> str:
+    """SandboxFusion runs PHP code that lacks the opening tag as PHP, not as text to echo."""
+    return source if source.lstrip().startswith("<?") else "<?php\n" + source
+
+
+def _script(name: str, aliases: tuple[str, ...], extension: str, interpreter: tuple[str, ...],
+            packages: tuple[str, ...], version: tuple[str, ...], policy: str = "script",
+            family: Family = Family.SCRIPT, source: str = "", **extra) -> Language:
+    """An interpreted language: the source is the program."""
+    source = source or "code" + extension
+    return Language(name, family, aliases, (extension,), source, None, (*interpreter, source),
+                    policy, time_factor=2.0, artifacts=(source,), version_command=version,
+                    packages=packages, script=True, **extra)
+
+
+LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
+    Language("cpp", Family.NATIVE,
+             ("c++", "cxx", "g++", "cc", "hpp", "h++", "cplusplus", "cpp11", "cpp14", "cpp17",
+              "cpp20", "cpp23", "c++11", "c++14", "c++17", "c++20", "c++23", "gnu++17",
+              "gnu++20"),
+             (".cpp", ".cc", ".cxx", ".c++"), "code.cpp",
+             ("g++", "-std=c++20", *CPP_FLAGS, "-o", "code.exe", "code.cpp"),
+             ("./code.exe",), "native", artifacts=("code.exe",),
+             version_command=("g++", "--version"), packages=("g++",),
+             precompiled_header="bits/stdc++.h",
+             header_flags=("-std=c++20", *(f for f in CPP_FLAGS if f != "-static"))),
+    Language("c", Family.NATIVE, ("h", "gnu17", "c11", "c17"), (".c",), "code.c",
+             ("gcc", "-std=gnu17", *CPP_FLAGS, "-o", "code.exe", "code.c", "-lm"),
+             ("./code.exe",), "native", artifacts=("code.exe",),
+             version_command=("gcc", "--version"), packages=("gcc",)),
+    Language("python", Family.SCRIPT, ("py", "python3", "py3", "python3.10", "python3.11"),
+             (".py",), "code.py", ("python3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
+             ("python3", "code.py"), "python", compile_policy="python", time_factor=2.0,
+             artifacts=("code.py",), version_command=("python3", "--version"),
+             packages=("python3",), script=True),
+    Language("pypy3", Family.SCRIPT, ("pypy",), (), "code.py",
+             ("pypy3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
+             ("pypy3", "code.py"), "python", compile_policy="python", time_factor=2.0,
+             artifacts=("code.py",), version_command=("pypy3", "--version"),
+             packages=("pypy3",), script=True),
+    Language("java", Family.JVM, ("java17", "java8", "java11", "java21"), (".java",),
+             "{cls}.java",
+             # javac's own JIT stops at C1: it runs briefly, and the classes it writes are
+             # the same.
+             ("javac", "-J-Xmx544m", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC",
+              "{cls}.java"),
+             (*JVM, "-DONLINE_JUDGE", "{cls}"), "java", compile_policy="java",
+             time_factor=2.0, artifacts=("*.class",), version_command=("javac", "-version"),
+             packages=("openjdk-17-jdk-headless",), main_class=java_class_name,
+             compiler_archive=True,
+             # Java tests in SandboxFusion's datasets (MultiPL-E) are `assert`s.
+             sandboxfusion={"run": (*JVM, "-ea", "{cls}")}),
+    Language("kotlin", Family.JVM, ("kt", "kotlin1.9"), (".kt",), "code.kt",
+             (*KOTLIN_COMPILER, "code.kt", "-include-runtime", "-d", "code.jar"),
+             (*JVM, "-DONLINE_JUDGE", "-jar", "code.jar"), "java", compile_policy="java",
+             time_factor=2.0, artifacts=("code.jar",), version_command=("kotlinc", "-version"),
+             packages=("kotlin",)),
+    Language("kotlin_script", Family.JVM, ("kts",), (".kts",), "code.kts", None,
+             (*KOTLIN_COMPILER, "-script", "code.kts"), "java", time_factor=2.0,
+             artifacts=("code.kts",), version_command=("kotlinc", "-version"),
+             packages=("kotlin",), script=True, sandboxfusion_only=True),
+    Language("scala", Family.JVM, ("scala2", "scala3"), (".scala",), "code.scala",
+             (*JVM_COMPILER, "-cp", f"{SCALA_LIB}/scala-compiler.jar:{SCALA_LIB}/scala-library.jar:"
+              f"{SCALA_LIB}/scala-reflect.jar", "scala.tools.nsc.Main", "-usejavacp",
+              "-nowarn", "code.scala"),
+             (*JVM, "-cp", f".:{SCALA_LIB}/scala-library.jar", "{cls}"), "java",
+             compile_policy="java", time_factor=2.0, artifacts=("*.class",),
+             version_command=("scalac", "-version"), packages=("scala",),
+             main_class=scala_object_name),
+    Language("csharp", Family.MANAGED, ("c#", "cs", "mono", "dotnet"), (".cs",), "code.cs",
+             ("mcs", "-o+", "-d:ONLINE_JUDGE", "-r:System.Numerics.dll", "-out:code.exe",
+              "code.cs"),
+             ("mono", "code.exe"), "mono", compile_policy="mono", time_factor=2.0,
+             artifacts=("code.exe",), version_command=("mcs", "--version"),
+             packages=("mono-mcs", "mono-runtime")),
+    Language("rust", Family.NATIVE, ("rs", "rust2021"), (".rs",), "code.rs",
+             ("rustc", "--edition=2021", "-O", "--cfg", "ONLINE_JUDGE", "-o", "code.exe",
+              "code.rs"),
+             ("./code.exe",), "native", artifacts=("code.exe",),
+             version_command=("rustc", "--version"), packages=("rustc",),
+             sandboxfusion={"compile": ("rustc", "code.rs", "-o", "code.exe")}),
+    Language("go", Family.NATIVE, ("golang",), (".go",), "code.go",
+             ("go", "build", "-o", "code.exe", "code.go"),
+             ("./code.exe",), "go", artifacts=("code.exe",),
+             version_command=("go", "version"), packages=("golang-go",)),
+    Language("go_test", Family.NATIVE, (), (), "code_test.go", None,
+             ("go", "test", "code_test.go"), "build", artifacts=("code_test.go",),
+             version_command=("go", "version"), packages=("golang-go",), script=True,
+             sandboxfusion_only=True),
+    _script("javascript", ("js", "node", "nodejs", "javascript20"), ".js", ("node",),
+            ("nodejs",), ("node", "--version"), policy="node", family=Family.MANAGED),
+    Language("typescript", Family.MANAGED, ("ts",), (".ts",), "code.ts",
+             ("node", "-e", TS_TRANSPILE, "code.ts"), ("node", "code.js"), "node",
+             compile_policy="node", time_factor=2.0, artifacts=("code.js",),
+             version_command=("tsc", "--version"), packages=("nodejs", "node-typescript")),
+    _script("php", ("php8",), ".php", ("php",), ("php-cli",), ("php", "--version"),
+            sandboxfusion={"prepare": ensure_php_tag}),
+    _script("ruby", ("rb",), ".rb", ("ruby",), ("ruby",), ("ruby", "--version")),
+    _script("perl", ("pl",), ".pl", ("perl",), ("perl",), ("perl", "--version")),
+    _script("lua", ("lua5.4",), ".lua", ("lua5.4",), ("lua5.4",), ("lua5.4", "-v")),
+    _script("r", ("rscript",), ".R", ("Rscript",), ("r-base-core",), ("Rscript", "--version")),
+    _script("bash", ("sh", "shell", "zsh"), ".sh", ("bash",), ("bash",), ("bash", "--version")),
+    _script("racket", ("rkt", "scheme"), ".rkt", ("racket",), ("racket",),
+            ("racket", "--version")),
+    Language("haskell", Family.NATIVE, ("hs", "ghc"), (".hs",), "code.hs",
+             ("ghc", "-O2", "-o", "code.exe", "code.hs"), ("./code.exe",), "ghc",
+             artifacts=("code.exe",), version_command=("ghc", "--version"), packages=("ghc",)),
+    Language("ocaml", Family.NATIVE, ("ml",), (".ml",), "code.ml",
+             ("ocamlopt", "-unsafe", "-inline", "100", "str.cmxa", "unix.cmxa", "-o",
+              "code.exe", "code.ml"), ("./code.exe",), "native", artifacts=("code.exe",),
+             version_command=("ocamlopt", "-version"), packages=("ocaml-nox",)),
+    Language("pascal", Family.NATIVE, ("pas", "fpc", "freepascal", "delphi"), (".pas",),
+             "code.pas",
+             ("fpc", "-O2", "-XS", "-Sgic", "-viwn", "-dONLINE_JUDGE", "-Cs67107839",
+              "-ocode.exe", "code.pas"), ("./code.exe",), "native", artifacts=("code.exe",),
+             version_command=("fpc", "-iV"), packages=("fp-compiler",)),
+    Language("d", Family.NATIVE, ("dlang", "gdc"), (".d",), "code.d",
+             ("gdc", "-O2", "-frelease", "-o", "code.exe", "code.d"), ("./code.exe",), "native",
+             artifacts=("code.exe",), version_command=("gdc", "--version"), packages=("gdc",)),
+    Language("d_ut", Family.NATIVE, (), (), "code.d",
+             ("gdc", "-funittest", "-o", "code.exe", "code.d"), ("./code.exe",), "native",
+             artifacts=("code.exe",), version_command=("gdc", "--version"), packages=("gdc",),
+             sandboxfusion_only=True),
+    Language("verilog", Family.SIMULATOR, ("sv", "systemverilog", "iverilog"), (".sv", ".v"),
+             "code.sv",
+             ("iverilog", "-Wall", "-Winfloop", "-Wno-timescale", "-g2012", "-s", "tb", "-o",
+              "code.vvp", "code.sv"), ("vvp", "-n", "code.vvp"), "native",
+             artifacts=("code.vvp",), version_command=("iverilog", "-V"),
+             packages=("iverilog",)),
+    _script("pytest", (), ".py", ("python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"),
+            ("python3-pytest",), ("python3", "-m", "pytest", "--version"), policy="python",
+            source="test_code.py", sandboxfusion_only=True),
+    Language("junit", Family.JVM, (), (), "{cls}.java",
+             ("javac", "-J-Xmx544m", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-cp",
+              JUNIT_CONSOLE, "{cls}.java"),
+             (*JVM, "-ea", "-jar", JUNIT_CONSOLE, "--disable-banner", "--class-path", ".",
+              "--scan-class-path"),
+             "java", compile_policy="java", time_factor=2.0, artifacts=("*.class",),
+             version_command=("javac", "-version"), packages=("junit5",),
+             main_class=java_class_name, sandboxfusion_only=True),
+)}
