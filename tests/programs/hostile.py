@@ -74,3 +74,27 @@ elif case == "tmp-exec":
         os.execv("/tmp/true", ["/tmp/true"])
     except OSError as exc:
         print("refused", type(exc).__name__)
+elif case == "loopback":
+    # A server and its client in one program over 127.0.0.1:PORT, the port held for SECONDS
+    # first: "exchanged" and the wall-clock span the port was held, or the failure.
+    import socket
+    import time
+    port, hold = int(sys.argv[2]), float(sys.argv[3])
+    try:
+        server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        server.bind(("127.0.0.1", port))
+        server.listen(1)
+        start = time.time()
+        time.sleep(hold)
+        client = socket.create_connection(("127.0.0.1", port), timeout=5)
+        peer, _ = server.accept()
+        client.sendall(b"ping")
+        got = peer.recv(4)
+        peer.sendall(got.upper())
+        print("exchanged", client.recv(4).decode(), start, time.time())
+    except OSError as exc:
+        print("fail", exc.errno and __import__("errno").errorcode[exc.errno], exc)
+elif case == "interfaces":
+    # The network interfaces of the run's namespace, from /proc (the sandbox has no /sys).
+    with open("/proc/self/net/dev") as f:
+        print(*sorted(line.split(":")[0].strip() for line in f.readlines()[2:]))
