@@ -150,7 +150,10 @@ static void setup_dev(void) {
         if (mount(source, target, NULL, MS_BIND, NULL) < 0)
             die("bind %s: %m", source);
     }
+    /* POSIX shared memory and semaphores (shm_open, sem_open) live in /dev/shm: there they are
+     * files of /tmp, bounded by its caps and gone with it between runs. */
     static const char *const links[][2] = {
+        {"/tmp", "shm"},
         {"/proc/self/fd", "fd"},
         {"/proc/self/fd/0", "stdin"},
         {"/proc/self/fd/1", "stdout"},

@@ -310,6 +310,35 @@ def test_files_held_in_tmp_count_as_memory(sb):
     assert r.status == "MLE", (r, out)
 
 
+@pytest.mark.parametrize("how", ["glibc", "multiprocessing"])
+def test_shared_memory_is_in_tmp_and_goes_with_it(make_sandbox, how):
+    """POSIX shared memory (shm_open; sem_open too) lives in /dev/shm, a link to /tmp: an object
+    a run leaves behind is gone for the slot's next run."""
+    sb = make_sandbox(policy="python")
+    argv = ["/usr/bin/python3", "hostile.py", "shm", "judge-left", how]
+    r, out, err = run(sb, argv, Limits(time_limit_ms=scaled(3000)))
+    if how == "multiprocessing" and sb.cgroup == "none":
+        assert_process_creation_refused(r)   # SharedMemory starts a resource tracker process
+        clean(sb)
+        return
+    assert r.status == "OK" and out.splitlines() == ["before", "made /tmp/judge-left"], (r, out,
+                                                                                        err)
+    again, out, err = run(sb, argv, Limits(time_limit_ms=scaled(3000)))
+    assert again.status == "OK" and out.splitlines()[0] == "before", (again, out, err)
+    clean(sb)
+
+
+def test_shared_memory_is_bounded_like_tmp(make_sandbox):
+    """Writing a shared-memory object stops at /tmp's cap, not past it."""
+    sb = make_sandbox(tmp_size_mb=16, policy="python")
+    r, out, err = run(sb, ["/usr/bin/python3", "hostile.py", "shm-fill"],
+                      Limits(memory_limit_mb=256, file_size_limit_mb=64,
+                             time_limit_ms=scaled(3000)))
+    assert r.status == "OK" and out.startswith("errno=ENOSPC "), (r, out, err)
+    assert int(out.rsplit("MiB=", 1)[1]) <= 16, out
+    clean(sb)
+
+
 def test_pipe_buffers_cannot_be_grown(sb):
     """F_SETPIPE_SZ would hold up to 64 MiB of kernel memory per uid outside every limit but a
     memory cgroup: refused (EPERM) in every mode, so pipes keep their default 64 KiB and the

@@ -98,3 +98,38 @@ elif case == "interfaces":
     # The network interfaces of the run's namespace, from /proc (the sandbox has no /sys).
     with open("/proc/self/net/dev") as f:
         print(*sorted(line.split(":")[0].strip() for line in f.readlines()[2:]))
+elif case == "shm":
+    # Leaves a POSIX shared-memory object NAME, made through glibc's shm_open or through
+    # multiprocessing's SharedMemory: what /dev/shm held before, and where the object went.
+    name, how = sys.argv[2], sys.argv[3]
+    print("before", *sorted(os.listdir("/dev/shm")))
+    if how == "multiprocessing":
+        from multiprocessing import shared_memory
+        shared = shared_memory.SharedMemory(name=name, create=True, size=1 << 20)
+        shared.buf[:4] = b"left"
+    else:
+        import ctypes
+        import mmap
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = libc.shm_open(f"/{name}".encode(), os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+        if fd < 0:
+            sys.exit(f"shm_open: {os.strerror(ctypes.get_errno())}")
+        os.ftruncate(fd, 1 << 20)
+        with mmap.mmap(fd, 1 << 20) as mapped:
+            mapped[:4] = b"left"
+    print("made", os.path.realpath(f"/dev/shm/{name}"))
+elif case == "shm-fill":
+    # Writes a shared-memory object through shm_open until a write fails: the errno's name and
+    # the MiB written.
+    import ctypes
+    import errno
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.shm_open(b"/fill", os.O_CREAT | os.O_RDWR, 0o600)
+    if fd < 0:
+        sys.exit(f"shm_open: {os.strerror(ctypes.get_errno())}")
+    written, chunk = 0, b"z" * (1 << 20)
+    try:
+        while True:
+            written += os.write(fd, chunk)
+    except OSError as exc:
+        print(f"errno={errno.errorcode[exc.errno]} MiB={written >> 20}")
