@@ -22,7 +22,10 @@
 #define NEWROOT "/newroot"
 #define OLDROOT "/oldroot"
 
-/* Host paths every sandbox sees (read-only); missing ones are skipped. */
+/* Host paths every sandbox sees (read-only); missing ones are skipped. Beside the toolchains
+ * themselves, the configuration their runtimes read at start-up, which holds no secrets: fpc.cfg
+ * is a link through /etc/alternatives to the versioned file, and GHC's package database in
+ * /var/lib/ghc is where /usr/lib/ghc/package.conf.d links to. */
 static const char *const default_binds[] = {
     "/usr",
     "/bin",
@@ -32,14 +35,21 @@ static const char *const default_binds[] = {
     "/lib64",
     "/libx32",
     "/etc/alternatives",
+    "/etc/fpc.cfg",
+    "/etc/fpc-3.2.2.cfg",
     "/etc/java-17-openjdk",
     "/etc/ld.so.cache",
     "/etc/ld.so.conf",
     "/etc/ld.so.conf.d",
     "/etc/localtime",
+    "/etc/mono",
+    "/etc/php",
     "/etc/python3",
     "/etc/python3.11",
+    "/etc/R",
+    "/etc/racket",
     "/etc/ssl/certs/java",
+    "/var/lib/ghc",
 };
 
 static const char *const device_nodes[] = {"null", "zero", "full", "random", "urandom"};

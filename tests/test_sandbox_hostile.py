@@ -449,7 +449,7 @@ def test_nothing_outside_box_and_tmp_can_be_written(sb, box):
 
 
 def test_root_holds_only_the_sandbox_tree(sb):
-    r, out, _ = run(sb, ["./files", "list", "/", "/dev", "/etc"], Limits())
+    r, out, _ = run(sb, ["./files", "list", "/", "/dev", "/etc", "/var", "/var/lib"], Limits())
     assert r.status == "OK", r
     entries: dict[str, set[str]] = {}
     for line in out.splitlines():
@@ -457,10 +457,49 @@ def test_root_holds_only_the_sandbox_tree(sb):
         if parts[0] == "entry":
             entries.setdefault(parts[1], set()).add(parts[2])
     assert {"box", "tmp", "proc", "dev", "usr"} <= entries["/"], entries
-    assert not entries["/"] & {"root", "home", "work", "sys", "var", "srv", "mnt", "opt"}, entries
+    assert not entries["/"] & {"root", "home", "work", "sys", "srv", "mnt", "opt"}, entries
+    # /var only for GHC's package database.
+    assert entries.get("/var", set()) <= {"lib"}, entries
+    assert entries.get("/var/lib", set()) <= {"ghc"}, entries
     assert entries["/dev"] <= {"null", "zero", "full", "random", "urandom", "fd", "stdin",
                                "stdout", "stderr", "pts", "ptmx", "shm"}, entries["/dev"]
     assert "shadow" not in entries["/etc"] and "hostname" not in entries["/etc"], entries["/etc"]
+
+
+def _first(pattern: str) -> list[str]:
+    found = sorted(Path("/").glob(pattern.lstrip("/")))
+    return [str(found[0])] if found else []
+
+
+def test_toolchain_configuration_reads_as_on_the_host_and_is_read_only(sb):
+    """The runtimes' configuration bound into the root (native/mounts.c) reads as on the host, a
+    single bound file reached through its alternatives link (fpc.cfg) too, and none of it, nor a
+    new file beside it, can be written."""
+    files = [p for p in ["/etc/fpc.cfg", "/etc/mono/config", "/etc/R/Renviron.site",
+                         "/etc/racket/config.rktd", *_first("/etc/php/*/cli/php.ini"),
+                         *_first("/var/lib/ghc/package.conf.d/base-*.conf")]
+             if os.path.isfile(p)]
+    if not files:
+        pytest.skip("none of the runtimes whose configuration the sandbox binds is installed")
+    r, out, _ = run(sb, ["./files", "read", *files], Limits())
+    assert r.status == "OK", r
+    assert _lines(out, "read") == {
+        p: f"ok {min(4096, os.path.getsize(p))}" for p in files}, out
+    beside = [str(Path(p).parent / "new") for p in files] + ["/var/new"]
+    r, out, _ = run(sb, ["./files", "write", *files, *beside], Limits())
+    assert r.status == "OK", r
+    written = _lines(out, "write")
+    assert set(written) == set(files + beside) and all(
+        res.startswith("fail") for res in written.values()), out
+    # Not only the files' owner: the mounts themselves are read-only, nosuid and nodev.
+    r, out, _ = run(sb, ["/bin/cat", "/proc/self/mountinfo"], Limits())
+    assert r.status == "OK", r
+    options = {line.split()[4]: set(line.split()[5].split(",")) for line in out.splitlines()}
+    bound = [p for p in ("/etc/fpc-3.2.2.cfg", "/etc/mono", "/etc/R", "/etc/racket", "/etc/php",
+                         "/var/lib/ghc") if os.path.exists(p)]
+    for path in bound:
+        assert {"ro", "nosuid", "nodev"} <= options.get(path, set()), (path, out)
+    clean(sb)
 
 
 def test_no_host_process_is_visible(sb):
