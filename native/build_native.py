@@ -23,7 +23,7 @@ PROTOCOL_SOURCES = ["protocol.c"]
 CGROUP_SOURCES = ["cgroups.c", "spawner.c"]
 SUPERVISOR_SOURCES = ["supervisor.c", "log.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
                       "spawn.c", "spawner.c", "sink.c", "starvation.c",
-                      "sysinfo_answer.c"]
+                      "sysinfo_answer.c", "network.c"]
 
 CDEF = """
 int judge_check(const char *name,

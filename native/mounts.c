@@ -22,7 +22,10 @@
 #define NEWROOT "/newroot"
 #define OLDROOT "/oldroot"
 
-/* Host paths every sandbox sees (read-only); missing ones are skipped. */
+/* Host paths every sandbox sees (read-only); missing ones are skipped. Beside the toolchains
+ * themselves, the configuration their runtimes read at start-up, which holds no secrets: fpc.cfg
+ * is a link through /etc/alternatives to the versioned file, and GHC's package database in
+ * /var/lib/ghc is where /usr/lib/ghc/package.conf.d links to. */
 static const char *const default_binds[] = {
     "/usr",
     "/bin",
@@ -32,14 +35,21 @@ static const char *const default_binds[] = {
     "/lib64",
     "/libx32",
     "/etc/alternatives",
+    "/etc/fpc.cfg",
+    "/etc/fpc-3.2.2.cfg",
     "/etc/java-17-openjdk",
     "/etc/ld.so.cache",
     "/etc/ld.so.conf",
     "/etc/ld.so.conf.d",
     "/etc/localtime",
+    "/etc/mono",
+    "/etc/php",
     "/etc/python3",
     "/etc/python3.11",
+    "/etc/R",
+    "/etc/racket",
     "/etc/ssl/certs/java",
+    "/var/lib/ghc",
 };
 
 static const char *const device_nodes[] = {"null", "zero", "full", "random", "urandom"};
@@ -150,7 +160,10 @@ static void setup_dev(void) {
         if (mount(source, target, NULL, MS_BIND, NULL) < 0)
             die("bind %s: %m", source);
     }
+    /* POSIX shared memory and semaphores (shm_open, sem_open) live in /dev/shm: there they are
+     * files of /tmp, bounded by its caps and gone with it between runs. */
     static const char *const links[][2] = {
+        {"/tmp", "shm"},
         {"/proc/self/fd", "fd"},
         {"/proc/self/fd/0", "stdin"},
         {"/proc/self/fd/1", "stdout"},

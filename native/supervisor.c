@@ -10,6 +10,7 @@
 #include "cgroups.h"
 #include "log.h"
 #include "mounts.h"
+#include "network.h"
 #include "protocol.h"
 #include "slot.h"
 #include "spawn.h"
@@ -234,6 +235,7 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
         CPU_SET(cfg->cpu, &slot_cpu);
     if (sethostname("judge", 5) < 0)
         die("sethostname: %m");
+    bring_up_loopback();
     starvation_open(cfg->cpu);
     setup_root(cfg);
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)

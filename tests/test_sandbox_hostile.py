@@ -310,6 +310,35 @@ def test_files_held_in_tmp_count_as_memory(sb):
     assert r.status == "MLE", (r, out)
 
 
+@pytest.mark.parametrize("how", ["glibc", "multiprocessing"])
+def test_shared_memory_is_in_tmp_and_goes_with_it(make_sandbox, how):
+    """POSIX shared memory (shm_open; sem_open too) lives in /dev/shm, a link to /tmp: an object
+    a run leaves behind is gone for the slot's next run."""
+    sb = make_sandbox(policy="python")
+    argv = ["/usr/bin/python3", "hostile.py", "shm", "judge-left", how]
+    r, out, err = run(sb, argv, Limits(time_limit_ms=scaled(3000)))
+    if how == "multiprocessing" and sb.cgroup == "none":
+        assert_process_creation_refused(r)   # SharedMemory starts a resource tracker process
+        clean(sb)
+        return
+    assert r.status == "OK" and out.splitlines() == ["before", "made /tmp/judge-left"], (r, out,
+                                                                                        err)
+    again, out, err = run(sb, argv, Limits(time_limit_ms=scaled(3000)))
+    assert again.status == "OK" and out.splitlines()[0] == "before", (again, out, err)
+    clean(sb)
+
+
+def test_shared_memory_is_bounded_like_tmp(make_sandbox):
+    """Writing a shared-memory object stops at /tmp's cap, not past it."""
+    sb = make_sandbox(tmp_size_mb=16, policy="python")
+    r, out, err = run(sb, ["/usr/bin/python3", "hostile.py", "shm-fill"],
+                      Limits(memory_limit_mb=256, file_size_limit_mb=64,
+                             time_limit_ms=scaled(3000)))
+    assert r.status == "OK" and out.startswith("errno=ENOSPC "), (r, out, err)
+    assert int(out.rsplit("MiB=", 1)[1]) <= 16, out
+    clean(sb)
+
+
 def test_pipe_buffers_cannot_be_grown(sb):
     """F_SETPIPE_SZ would hold up to 64 MiB of kernel memory per uid outside every limit but a
     memory cgroup: refused (EPERM) in every mode, so pipes keep their default 64 KiB and the
@@ -420,7 +449,7 @@ def test_nothing_outside_box_and_tmp_can_be_written(sb, box):
 
 
 def test_root_holds_only_the_sandbox_tree(sb):
-    r, out, _ = run(sb, ["./files", "list", "/", "/dev", "/etc"], Limits())
+    r, out, _ = run(sb, ["./files", "list", "/", "/dev", "/etc", "/var", "/var/lib"], Limits())
     assert r.status == "OK", r
     entries: dict[str, set[str]] = {}
     for line in out.splitlines():
@@ -428,10 +457,49 @@ def test_root_holds_only_the_sandbox_tree(sb):
         if parts[0] == "entry":
             entries.setdefault(parts[1], set()).add(parts[2])
     assert {"box", "tmp", "proc", "dev", "usr"} <= entries["/"], entries
-    assert not entries["/"] & {"root", "home", "work", "sys", "var", "srv", "mnt", "opt"}, entries
+    assert not entries["/"] & {"root", "home", "work", "sys", "srv", "mnt", "opt"}, entries
+    # /var only for GHC's package database.
+    assert entries.get("/var", set()) <= {"lib"}, entries
+    assert entries.get("/var/lib", set()) <= {"ghc"}, entries
     assert entries["/dev"] <= {"null", "zero", "full", "random", "urandom", "fd", "stdin",
                                "stdout", "stderr", "pts", "ptmx", "shm"}, entries["/dev"]
     assert "shadow" not in entries["/etc"] and "hostname" not in entries["/etc"], entries["/etc"]
+
+
+def _first(pattern: str) -> list[str]:
+    found = sorted(Path("/").glob(pattern.lstrip("/")))
+    return [str(found[0])] if found else []
+
+
+def test_toolchain_configuration_reads_as_on_the_host_and_is_read_only(sb):
+    """The runtimes' configuration bound into the root (native/mounts.c) reads as on the host, a
+    single bound file reached through its alternatives link (fpc.cfg) too, and none of it, nor a
+    new file beside it, can be written."""
+    files = [p for p in ["/etc/fpc.cfg", "/etc/mono/config", "/etc/R/Renviron.site",
+                         "/etc/racket/config.rktd", *_first("/etc/php/*/cli/php.ini"),
+                         *_first("/var/lib/ghc/package.conf.d/base-*.conf")]
+             if os.path.isfile(p)]
+    if not files:
+        pytest.skip("none of the runtimes whose configuration the sandbox binds is installed")
+    r, out, _ = run(sb, ["./files", "read", *files], Limits())
+    assert r.status == "OK", r
+    assert _lines(out, "read") == {
+        p: f"ok {min(4096, os.path.getsize(p))}" for p in files}, out
+    beside = [str(Path(p).parent / "new") for p in files] + ["/var/new"]
+    r, out, _ = run(sb, ["./files", "write", *files, *beside], Limits())
+    assert r.status == "OK", r
+    written = _lines(out, "write")
+    assert set(written) == set(files + beside) and all(
+        res.startswith("fail") for res in written.values()), out
+    # Not only the files' owner: the mounts themselves are read-only, nosuid and nodev.
+    r, out, _ = run(sb, ["/bin/cat", "/proc/self/mountinfo"], Limits())
+    assert r.status == "OK", r
+    options = {line.split()[4]: set(line.split()[5].split(",")) for line in out.splitlines()}
+    bound = [p for p in ("/etc/fpc-3.2.2.cfg", "/etc/mono", "/etc/R", "/etc/racket", "/etc/php",
+                         "/var/lib/ghc") if os.path.exists(p)]
+    for path in bound:
+        assert {"ro", "nosuid", "nodev"} <= options.get(path, set()), (path, out)
+    clean(sb)
 
 
 def test_no_host_process_is_visible(sb):
@@ -505,31 +573,65 @@ def test_network_socket_is_refused_by_the_native_policy(sb, listener):
 
 
 def test_host_loopback_is_unreachable_with_sockets_allowed(make_sandbox, listener):
+    """The run's 127.0.0.1 is its own namespace's loopback, where nothing listens on the host
+    listener's port: refused there, and the host's listener sees nothing."""
     sb = make_sandbox(policy="java")   # the JVM's policy allows sockets
     port = listener.getsockname()[1]
     for host in ("127.0.0.1", "0.0.0.0"):
         r, out, _ = run(sb, ["./connect", "tcp", str(port), host], Limits())
         assert r.status == "OK", r
-        assert out.startswith("fail "), out
+        assert out.strip() == "fail ECONNREFUSED", out
     _assert_no_connection(listener)
     clean(sb)
 
 
-def test_host_abstract_unix_socket_is_unreachable(make_sandbox):
-    name = f"judge-test-{os.getpid()}-{time.monotonic_ns()}"
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind("\0" + name)
-    server.listen(4)
-    server.settimeout(0.3)
-    try:
-        sb = make_sandbox(policy="java")
-        r, out, _ = run(sb, ["./connect", "unix", name], Limits())
-        assert r.status == "OK", r
-        assert out.startswith("fail "), out
-        _assert_no_connection(server)
-    finally:
-        server.close()
+def test_the_run_sees_no_interface_but_its_loopback(make_sandbox):
+    """No interface but lo, so no route off it: an address outside (TEST-NET-1) is unreachable."""
+    sb = make_sandbox(policy="java")
+    r, out, err = run(sb, ["/usr/bin/python3", "hostile.py", "interfaces"],
+                      Limits(time_limit_ms=scaled(3000)))
+    assert r.status == "OK" and out.strip() == "lo", (r, out, err)
+    r, out, _ = run(sb, ["./connect", "tcp", "80", "192.0.2.1"], Limits())
+    assert r.status == "OK" and out.strip() == "fail ENETUNREACH", (r, out)
     clean(sb)
+
+
+LOOPBACK_LIMITS = Limits(time_limit_ms=scaled(3000), wall_time_limit_ms=scaled(10000))
+
+
+def _loopback_exchange(port: int, hold_s: float) -> list[str]:
+    return ["/usr/bin/python3", "hostile.py", "loopback", str(port), str(hold_s)]
+
+
+def test_a_program_talks_to_itself_over_its_loopback(make_sandbox, listener):
+    """lo is up in the slot's namespace (native/network.c): a server and its client in one run,
+    on the very port the host's listener holds."""
+    sb = make_sandbox(policy="java")
+    r, out, err = run(sb, _loopback_exchange(listener.getsockname()[1], 0), LOOPBACK_LIMITS)
+    assert r.status == "OK" and out.startswith("exchanged PING "), (r, out, err)
+    _assert_no_connection(listener)
+    clean(sb)
+
+
+def test_two_slots_bind_the_same_port_at_once(make_sandbox, listener):
+    """Each slot has a loopback of its own: two runs hold the host listener's port at the same
+    time, and neither reaches the other or the host."""
+    argv = _loopback_exchange(listener.getsockname()[1], scaled(1000) / 1000)
+    slots = [make_sandbox(policy="java") for _ in range(2)]
+    outs = [tempfile.TemporaryFile() for _ in slots]
+    pending = [sb.begin(argv, LOOPBACK_LIMITS, stdout=out) for sb, out in zip(slots, outs, strict=True)]
+    spans = []
+    for begun, out in zip(pending, outs, strict=True):
+        r = begun.wait()
+        out.seek(0)
+        text = out.read().decode()
+        out.close()
+        assert r.status == "OK" and text.startswith("exchanged PING "), (r, text)
+        spans.append([float(t) for t in text.split()[2:4]])
+    assert max(start for start, _ in spans) < min(end for _, end in spans), spans
+    _assert_no_connection(listener)
+    for sb in slots:
+        clean(sb)
 
 
 # -- signals to everything ------------------------------------------------------------------

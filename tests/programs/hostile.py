@@ -74,3 +74,62 @@ elif case == "tmp-exec":
         os.execv("/tmp/true", ["/tmp/true"])
     except OSError as exc:
         print("refused", type(exc).__name__)
+elif case == "loopback":
+    # A server and its client in one program over 127.0.0.1:PORT, the port held for SECONDS
+    # first: "exchanged" and the wall-clock span the port was held, or the failure.
+    import socket
+    import time
+    port, hold = int(sys.argv[2]), float(sys.argv[3])
+    try:
+        server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        server.bind(("127.0.0.1", port))
+        server.listen(1)
+        start = time.time()
+        time.sleep(hold)
+        client = socket.create_connection(("127.0.0.1", port), timeout=5)
+        peer, _ = server.accept()
+        client.sendall(b"ping")
+        got = peer.recv(4)
+        peer.sendall(got.upper())
+        print("exchanged", client.recv(4).decode(), start, time.time())
+    except OSError as exc:
+        print("fail", exc.errno and __import__("errno").errorcode[exc.errno], exc)
+elif case == "interfaces":
+    # The network interfaces of the run's namespace, from /proc (the sandbox has no /sys).
+    with open("/proc/self/net/dev") as f:
+        print(*sorted(line.split(":")[0].strip() for line in f.readlines()[2:]))
+elif case == "shm":
+    # Leaves a POSIX shared-memory object NAME, made through glibc's shm_open or through
+    # multiprocessing's SharedMemory: what /dev/shm held before, and where the object went.
+    name, how = sys.argv[2], sys.argv[3]
+    print("before", *sorted(os.listdir("/dev/shm")))
+    if how == "multiprocessing":
+        from multiprocessing import shared_memory
+        shared = shared_memory.SharedMemory(name=name, create=True, size=1 << 20)
+        shared.buf[:4] = b"left"
+    else:
+        import ctypes
+        import mmap
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = libc.shm_open(f"/{name}".encode(), os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+        if fd < 0:
+            sys.exit(f"shm_open: {os.strerror(ctypes.get_errno())}")
+        os.ftruncate(fd, 1 << 20)
+        with mmap.mmap(fd, 1 << 20) as mapped:
+            mapped[:4] = b"left"
+    print("made", os.path.realpath(f"/dev/shm/{name}"))
+elif case == "shm-fill":
+    # Writes a shared-memory object through shm_open until a write fails: the errno's name and
+    # the MiB written.
+    import ctypes
+    import errno
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.shm_open(b"/fill", os.O_CREAT | os.O_RDWR, 0o600)
+    if fd < 0:
+        sys.exit(f"shm_open: {os.strerror(ctypes.get_errno())}")
+    written, chunk = 0, b"z" * (1 << 20)
+    try:
+        while True:
+            written += os.write(fd, chunk)
+    except OSError as exc:
+        print(f"errno={errno.errorcode[exc.errno]} MiB={written >> 20}")
