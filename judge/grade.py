@@ -113,13 +113,13 @@ def interactor_figures(run: RunResult) -> dict:
 def run_limits(problem: Problem, language: Language, run_time_limit_ms: int | None = None) -> Limits:
     """A test's limits under the problem's benchmark's time rule (judge/problems/rules.py).
     `run_time_limit_ms`: the run's own limit as a caller gave it (SandboxFusion's run_timeout),
-    taken as it is instead of the problem's limit and the language's time factor."""
-    if rules_for(problem).time_rule is TimeRule.WALL:
+    taken as it is instead of the problem's limit and the language's time factor, and, as
+    SandboxFusion's is, a wall-clock limit (with the CPU held to it too)."""
+    if run_time_limit_ms is not None or rules_for(problem).time_rule is TimeRule.WALL:
         limit = problem.time_limit_ms if run_time_limit_ms is None else run_time_limit_ms
         return Limits(time_limit_ms=limit, wall_time_limit_ms=limit,
                       memory_limit_mb=problem.memory_limit_mb)
-    cpu = (max(1, round(problem.time_limit_ms * language.time_factor))
-           if run_time_limit_ms is None else run_time_limit_ms)
+    cpu = max(1, round(problem.time_limit_ms * language.time_factor))
     return Limits(time_limit_ms=cpu, memory_limit_mb=problem.memory_limit_mb)
 
 

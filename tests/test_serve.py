@@ -368,7 +368,7 @@ def test_size_limits(small):
 
 def test_a_full_queue_is_answered_503_with_retry_after(require_sandbox):
     with Server(slots=1, queue_size=1) as busy:
-        sleeper = {"code": "import time; time.sleep(2.5)", "language": "python", "run_timeout": 3}
+        sleeper = {"code": "import time; time.sleep(2.5)", "language": "python", "run_timeout": 10}
         answers: list[requests.Response] = []
         threads = [threading.Thread(target=lambda: answers.append(busy.post("/run_code", sleeper)))
                    for _ in range(2)]
@@ -392,7 +392,7 @@ def test_a_full_queue_is_answered_503_with_retry_after(require_sandbox):
 
 def test_a_client_that_goes_away_cancels_its_queued_job(require_sandbox):
     with Server(slots=1) as one:
-        sleeper = {"code": "import time; time.sleep(2)", "language": "python", "run_timeout": 3}
+        sleeper = {"code": "import time; time.sleep(2)", "language": "python", "run_timeout": 10}
         first = threading.Thread(target=lambda: one.post("/run_code", sleeper))
         first.start()
         wait_for(lambda: one.metric("judge_serve_slots_busy") == 1, what="a busy slot")
@@ -461,7 +461,7 @@ def test_a_worker_thread_that_dies_is_replaced(require_sandbox):
 def test_sigterm_drains_in_flight_runs(require_sandbox):
     one = Server(slots=1).start()
     sleeper = {"code": "import time; time.sleep(1.5); print('drained')", "language": "python",
-               "run_timeout": 3}
+               "run_timeout": 10}
     answers: list[requests.Response] = []
     threads = [threading.Thread(target=lambda: answers.append(one.post("/run_code", sleeper)))
                for _ in range(2)]

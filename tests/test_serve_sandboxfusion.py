@@ -83,12 +83,16 @@ def test_run_code_each_language(server, language):
 
 
 def test_run_code_time_limit(server):
+    # The client's retries: a spin the wall clock stops while the machine starves it of CPU is
+    # BUSY (a SandboxError the client retries), not a TLE.
     result = sf.run_code(sf.RunCodeRequest(code="while True:\n    pass\n", language="python",
-                                           run_timeout=1), max_attempts=1)
+                                           run_timeout=1), max_attempts=4)
     assert result.status == sf.RunStatus.Failed
     assert result.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
     assert result.run_result.return_code is None
-    assert result.run_result.cpu_time >= 1.0          # the judge's CPU figure, past the limit
+    # The wall clock and the CPU limit are both run_timeout: whichever stops it first, the
+    # spin has used nearly all of it, and the judge's CPU figure says so beside the wall time.
+    assert 0.5 < result.run_result.cpu_time <= result.run_result.execution_time + 0.1
     mapping = sf.SummaryMapping(RunTimeout="TLE")
     assert sf.summary_run_code_result(result, mapping) == "TLE"
 
@@ -98,6 +102,27 @@ def test_run_code_sleeper_is_stopped_by_the_wall_clock(server):
                                            language="python", run_timeout=1), max_attempts=1)
     assert result.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
     assert result.run_result.execution_time < 10
+
+
+def test_run_code_run_timeout_is_the_wall_clock_limit(server):
+    """SandboxFusion kills the command run_timeout seconds of wall time after it started, and
+    reports that wall time as execution_time: a program that sleeps past it is a
+    TimeLimitExceeded then, not a Success, nor a TLE only at twice the limit."""
+    request = sf.RunCodeRequest(code="import time\ntime.sleep(1.6)\nprint('woke')\n",
+                                language="python", run_timeout=1)
+    result = sf.run_code(request, max_attempts=1)
+    assert result.status == sf.RunStatus.Failed, result
+    assert result.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
+    assert result.run_result.stdout == ""
+
+    started = time.monotonic()
+    result = sf.run_code(sf.RunCodeRequest(code="import time\ntime.sleep(3)\n",
+                                           language="python", run_timeout=1), max_attempts=1)
+    answered_s = time.monotonic() - started
+    assert result.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
+    assert 1.0 <= result.run_result.execution_time < 1.5
+    assert result.run_result.cpu_time < 0.5           # it slept: CPU time stays beside it
+    assert answered_s < 2.5, f"answered after {answered_s:.2f} s"
 
 
 @pytest.mark.parametrize("language", ["python", "cpp"])
@@ -167,6 +192,7 @@ def test_run_code_files_and_fetch_files(server):
     result = sf.run_code(sf.RunCodeRequest(code="import os\nprint(sorted(os.listdir('.')))\n",
                                            language="python"), max_attempts=1)
     assert result.run_result.stdout == "['code.py']\n"
+
 
 
 def test_pypy3_under_its_own_name(server):
@@ -307,7 +333,19 @@ def test_submit_run_timeout_is_the_run_limit_exactly(server, language, run_timeo
                                                     provided_data={"test": _tests([("", "1")])}))
     response = server.post("/submit", request.dict())
     assert response.status_code == 200, response.text
-    assert response.json()["extra"]["judge"]["time_limit_ms"] == limit_ms
+    judge = response.json()["extra"]["judge"]
+    # SandboxFusion runs each test through /run_code with run_timeout: a wall-clock limit.
+    assert judge["time_limit_ms"] == limit_ms and judge["wall_time_limit_ms"] == limit_ms
+
+
+def test_submit_run_timeout_stops_a_sleeper_by_the_wall_clock(server):
+    request = sf.SubmitRequest(dataset="x", id=9,
+                               completion="```python\nimport time\ntime.sleep(1.6)\nprint(1)\n```",
+                               config=sf.TestConfig(language="python", run_timeout=1,
+                                                    provided_data={"test": _tests([("", "1")])}))
+    result = sf.submit(request, max_attempts=1)
+    assert not result.accepted and result.extra["verdict"] == "TLE"
+    assert result.tests[0].exec_info.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
 
 
 def _doc_table(heading: str) -> list[list[str]]:

@@ -191,7 +191,9 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
     files = decode_files(body.files, settings)
     fetch = check_names(body.fetch_files, settings, "fetch_files")
     run_limit = timeout_ms(body.run_timeout, DEFAULT_RUN_TIMEOUT_S, settings, "run_timeout")
-    limits = Limits(time_limit_ms=run_limit,
+    # SandboxFusion's run_timeout is the wall clock; the CPU limit beside it keeps a program
+    # with many threads from using more than that of CPU.
+    limits = Limits(time_limit_ms=run_limit, wall_time_limit_ms=run_limit,
                     memory_limit_mb=memory_limit(body.memory_limit_MB, settings),
                     output_limit_mb=settings.output_limit_mb,
                     stderr_limit_mb=settings.stderr_limit_mb)
@@ -309,8 +311,9 @@ async def submission_problem(body: SubmitRequest, service: Service) -> Problem:
 
 
 def run_time_limit(config: TestConfig, settings: Settings) -> int | None:
-    """SandboxFusion's run_timeout: the limit of each test's run itself, in one step (the
-    language's time factor is not applied to it); None: the problem's limit and the factor."""
+    """SandboxFusion's run_timeout: the wall-clock (and CPU) limit of each test's run itself,
+    in one step (the language's time factor is not applied to it); None: the problem's limit
+    and the factor."""
     if config.run_timeout is None:
         return None
     return timeout_ms(config.run_timeout, DEFAULT_RUN_TIMEOUT_S, settings, "config.run_timeout")

@@ -55,8 +55,8 @@ class RunCodeRequest(BaseModel):
     compile_timeout: float = Field(default=DEFAULT_RUN_TIMEOUT_S, description="accepted for "
                                    "compatibility: compiles run under the judge's own compile "
                                    "limits")
-    run_timeout: float = Field(default=DEFAULT_RUN_TIMEOUT_S, description="CPU seconds of the run "
-                               "(the wall clock gets twice that, or one second more)")
+    run_timeout: float = Field(default=DEFAULT_RUN_TIMEOUT_S, description="wall-clock seconds of "
+                               "the run, as SandboxFusion's; its CPU time is held to it too")
     memory_limit_MB: int = Field(default=-1, description="MB; -1 (SandboxFusion's default): the server's "
                                  "default")
     stdin: str | None = None
@@ -88,7 +88,8 @@ class TestConfig(BaseModel):
     locale: str | None = None
     is_fewshot: bool | None = None
     compile_timeout: float | None = None
-    run_timeout: float | None = Field(default=None, description="CPU seconds of each test")
+    run_timeout: float | None = Field(default=None, description="wall-clock seconds of each "
+                                      "test's run (its CPU time held to it too)")
     custom_extract_logic: str | None = Field(default=None, description="not supported: it would run the "
                                              "client's Python on the server, outside any sandbox")
     provided_data: list[dict[str, Any]] | dict[str, Any] | None = Field(default=
