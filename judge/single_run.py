@@ -192,12 +192,15 @@ class SingleRunner:
     def _fetch(self, box: int, names: list[str], captured: Captured) -> None:
         """The regular files among `names` after the run, read through the box's descriptor
         without following any symbolic link (a program can plant one pointing anywhere on the
-        host). Missing or special files are left out, as SandboxFusion leaves out missing ones;
-        files past the size budget are left out and named in `skipped`."""
+        host). Missing or special files, and names of no place in the box (`/etc/passwd`,
+        `../x`), are left out, as SandboxFusion leaves out a file it cannot read; files past
+        the size budget are left out and named in `skipped`."""
         budget = self.bounds.max_fetch_bytes
         for name in names:
             try:
                 data = _read_file(box, file_path_parts(name), budget)
+            except BoxFileError:
+                continue
             except _TooLarge:
                 captured.skipped.append(name)
                 continue

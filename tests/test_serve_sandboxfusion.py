@@ -194,6 +194,27 @@ def test_run_code_files_and_fetch_files(server):
     assert result.run_result.stdout == "['code.py']\n"
 
 
+def test_fetch_files_absolute_paths_name_the_box_or_nothing(server):
+    """SandboxFusion joins a fetch_files name with the run's directory, so an absolute path is
+    itself. The judge reads only the run's box: `/box/...` (the run's working directory) is
+    fetched; a path elsewhere is left out, as SandboxFusion leaves out a file it cannot read,
+    and the run is still answered (it used to be a 422 that lost it)."""
+    code = ("open('out.txt', 'w').write('from the box')\n"
+            "import os\nos.makedirs('sub', exist_ok=True)\n"
+            "open('sub/deep.txt', 'w').write('deeper')\n")
+    hostile = ["/etc/passwd", "/proc/self/environ", "../../etc/shadow", "/tmp/../etc/hostname",
+               "/box/../etc/passwd", "/", "/box"]
+    request = sf.RunCodeRequest(code=code, language="python",
+                                fetch_files=[*hostile, "/box/out.txt", "/box/sub/deep.txt", "out.txt"])
+    result = sf.run_code(request, max_attempts=1)
+    assert result.status == sf.RunStatus.Success, result
+    assert set(result.files) == {"/box/out.txt", "/box/sub/deep.txt", "out.txt"}
+    assert base64.b64decode(result.files["/box/out.txt"]) == b"from the box"
+    assert base64.b64decode(result.files["/box/sub/deep.txt"]) == b"deeper"
+    assert base64.b64decode(result.files["out.txt"]) == b"from the box"
+    raw = server.post("/run_code", request.dict()).json()
+    assert "root:" not in str(raw) and "PATH=" not in str(raw)
+
 
 def test_pypy3_under_its_own_name(server):
     request = AnyLanguageRequest(code="print(sum(range(10)))", language="pypy3")

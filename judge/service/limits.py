@@ -132,11 +132,17 @@ def check_stdin(data: bytes, settings: Settings, field: str = "stdin") -> None:
                         f"{_size(settings.max_stdin_bytes)}")
 
 
-def check_names(names: Iterable[str], settings: Settings, field: str) -> list[str]:
+def check_file_count(names: Iterable[str], settings: Settings, field: str) -> list[str]:
     listed = list(names)
     if len(listed) > settings.max_files:
         raise too_large(f"{field} names {len(listed)} files; this server accepts at most "
                         f"{settings.max_files}")
+    return listed
+
+
+def check_names(names: Iterable[str], settings: Settings, field: str) -> list[str]:
+    """The names, each a path inside the box (judge.single_run.file_path_parts), else 422."""
+    listed = check_file_count(names, settings, field)
     for name in listed:
         try:
             file_path_parts(name)

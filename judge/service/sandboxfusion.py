@@ -23,7 +23,7 @@ from judge.service.answers import COMPILE_LOG_BYTES, AnswerBudget, encoded_size
 from judge.service.errors import ApiError
 from judge.service.limits import (
     check_code,
-    check_names,
+    check_file_count,
     check_stdin,
     check_tests,
     decode_files,
@@ -189,7 +189,9 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
     stdin = (body.stdin or "").encode()
     check_stdin(stdin, settings)
     files = decode_files(body.files, settings)
-    fetch = check_names(body.fetch_files, settings, "fetch_files")
+    # SandboxFusion answers a name it cannot read by leaving it out, never by refusing the run:
+    # a name outside the box is left out when the files are fetched.
+    fetch = check_file_count(body.fetch_files, settings, "fetch_files")
     run_limit = timeout_ms(body.run_timeout, DEFAULT_RUN_TIMEOUT_S, settings, "run_timeout")
     # SandboxFusion's run_timeout is the wall clock; the CPU limit beside it keeps a program
     # with many threads from using more than that of CPU.

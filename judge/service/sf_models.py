@@ -63,7 +63,9 @@ class RunCodeRequest(BaseModel):
     files: dict[str, str | None] = Field(default_factory=dict, description="path in the working "
                                          "directory -> base64 content")
     fetch_files: list[str] = Field(default_factory=list, description="paths to return, base64, "
-                                   "after the run")
+                                   "after the run: relative to the working directory /box, or "
+                                   "absolute inside it; a missing file or a path outside the "
+                                   "box is left out")
 
 
 class RunCodeResponse(BaseModel):
