@@ -111,14 +111,15 @@ class SingleRunner:
             shutil.rmtree(self._work, ignore_errors=True)
 
     def run_program(self, code: str, language: Language, limits: Limits, *, stdin: bytes,
-                    files: dict[str, bytes], fetch: list[str]) -> ProgramOutcome:
+                    files: dict[str, bytes], fetch: list[str],
+                    compile_time_limit_ms: int | None = None) -> ProgramOutcome:
         if language.script:
             # SandboxFusion runs scripts without a compile step (its compile_result is null):
             # the judge's syntax check is left to the run, which reports a SyntaxError itself.
             compiled = None
             artifacts: dict[str, bytes | Path] = {language.file_name(code): code.encode()}
         else:
-            compiled = self.compiler.compile(code, language)
+            compiled = self.compiler.compile(code, language, time_limit_ms=compile_time_limit_ms)
             if compiled.status != "OK":
                 return ProgramOutcome(compiled, None, language.name)
             assert compiled.artifacts is not None

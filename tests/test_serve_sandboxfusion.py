@@ -18,7 +18,7 @@ import requests
 import sandbox_fusion as sf
 from sandbox_fusion import models as sf_models
 
-from conftest import PACK_SOURCES
+from conftest import PACK_SOURCES, scaled
 from judge.compiler import CompileResult
 from judge.grade import GradeResult
 from judge.service.errors import ApiError
@@ -169,6 +169,55 @@ def test_run_code_compile_error(server):
     # A script that does not parse is what Python makes of it: exit 1 and a SyntaxError.
     result = sf.run_code(sf.RunCodeRequest(code="print(\n", language="python"), max_attempts=1)
     assert result.run_result.return_code == 1 and "SyntaxError" in result.run_result.stderr
+
+
+# About 2 s of g++ (constant evaluation), each an expression of its own below gcc's ops limit.
+SLOW_TO_COMPILE = (
+    "template <int K> constexpr long slow() {{ long s = 0; for (long i = 0; i < 1000; i++)\n"
+    "  for (long j = 0; j < 600; j++) s += (i * K) ^ (j >> 3); return s; }}\n"
+    "constexpr long a = slow<1>(), b = slow<2>(), c = slow<3>(), d = slow<4>();\n"
+    "int main() {{ return a + b + c + d == {token} ? 1 : 0; }}\n")
+
+
+def test_compile_timeout_above_the_judges_bound_is_clamped_to_it(server):
+    """SandboxFusion's clients send compile_timeout=90 and the like: past the judge's compile
+    bound it is that bound, not a 422 that loses the run."""
+    request = sf.RunCodeRequest(code="int main() { return 0; }\n", language="cpp",
+                                compile_timeout=90, run_timeout=5)
+    result = sf.run_code(request, max_attempts=1)
+    assert result.status == sf.RunStatus.Success, result
+    assert result.compile_result.status == sf.CommandRunStatus.Finished
+
+
+def test_compile_timeout_below_the_bound_is_the_compiles_limit(server):
+    """Under the bound, compile_timeout is the compile's wall-clock limit, as SandboxFusion's; a
+    compile stopped by it is a compile TimeLimitExceeded, which is not kept in the compile
+    cache, so that a longer limit compiles the same code again."""
+    code = SLOW_TO_COMPILE.format(token=secrets.randbelow(1 << 30))
+    started = time.monotonic()
+    result = sf.run_code(sf.RunCodeRequest(code=code, language="cpp", compile_timeout=0.5),
+                         max_attempts=1)
+    assert time.monotonic() - started < scaled(2000) / 1000 + 1
+    assert result.status == sf.RunStatus.Failed and result.run_result is None, result
+    assert result.compile_result.status == sf.CommandRunStatus.TimeLimitExceeded
+    assert result.compile_result.return_code is None
+    assert sf.summary_run_code_result(result, sf.SummaryMapping(CompileTimeout="CTLE")) == "CTLE"
+    result = sf.run_code(sf.RunCodeRequest(code=code, language="cpp", compile_timeout=60),
+                         max_attempts=1)
+    assert result.status == sf.RunStatus.Success, result
+    assert result.compile_result.status == sf.CommandRunStatus.Finished
+
+
+def test_submit_compile_timeout_is_the_compiles_limit(server):
+    code = SLOW_TO_COMPILE.format(token=secrets.randbelow(1 << 30))
+    request = sf.SubmitRequest(dataset="x", id=10, completion=f"```cpp\n{code}```",
+                               config=sf.TestConfig(language="cpp", compile_timeout=0.5,
+                                                    provided_data={"test": _tests([("", "")])}))
+    result = sf.submit(request, max_attempts=1)
+    assert not result.accepted and result.extra["verdict"] == "CE"
+    assert result.tests[0].exec_info.compile_result.status == sf.CommandRunStatus.TimeLimitExceeded
+    request.config.compile_timeout = 90       # clamped to the judge's bound, and not cached CE
+    assert sf.submit(request, max_attempts=1).accepted
 
 
 def test_run_code_files_and_fetch_files(server):

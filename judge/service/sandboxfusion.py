@@ -26,6 +26,7 @@ from judge.service.limits import (
     check_file_count,
     check_stdin,
     check_tests,
+    compile_timeout_ms,
     decode_files,
     invalid,
     memory_limit,
@@ -199,8 +200,7 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
                     memory_limit_mb=memory_limit(body.memory_limit_MB, settings),
                     output_limit_mb=settings.output_limit_mb,
                     stderr_limit_mb=settings.stderr_limit_mb)
-    # validated only: compiles run under the judge's own limits
-    timeout_ms(body.compile_timeout, DEFAULT_RUN_TIMEOUT_S, settings, "compile_timeout")
+    compile_limit = compile_timeout_ms(body.compile_timeout)
     try:
         language = resolve_language(body.language)
     except UnsupportedLanguage as exc:
@@ -211,7 +211,8 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
         return sandbox_error(str(exc))
 
     def job(grader: Grader) -> ProgramOutcome:
-        return grader.run_program(body.code, language, limits, stdin=stdin, files=files, fetch=fetch)
+        return grader.run_program(body.code, language, limits, stdin=stdin, files=files,
+                                  fetch=fetch, compile_time_limit_ms=compile_limit)
 
     try:
         outcome = await service.run(request, job, "run_code")
@@ -454,6 +455,8 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
         raise invalid(str(exc)) from None
     problem = await submission_problem(body, service)
     run_limit = run_time_limit(config, service.settings)
+    compile_limit = (None if config.compile_timeout is None
+                     else compile_timeout_ms(config.compile_timeout, "config.compile_timeout"))
     all_tests = bool(config.extra.get("run_all_cases", False))
 
     # Each test's stdout comes back in its exec_info, up to a share of the server's budget.
@@ -461,7 +464,8 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
 
     def job(grader: Grader) -> GradeResult:
         return grader.grade(code, language, problem, all_tests=all_tests, keep_output=True,
-                            kept_output_limit=share, run_time_limit_ms=run_limit)
+                            kept_output_limit=share, run_time_limit_ms=run_limit,
+                            compile_time_limit_ms=compile_limit)
 
     try:
         result = await service.run(request, job, "submit")

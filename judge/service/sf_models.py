@@ -52,9 +52,9 @@ class RunCodeRequest(BaseModel):
     code: str = Field(..., examples=['print("hello")'])
     language: str = Field(..., examples=["python"], description="python, cpp, java, c, pypy3 "
                           "(any other: a Failed run at once, verdict UNGRADABLE)")
-    compile_timeout: float = Field(default=DEFAULT_RUN_TIMEOUT_S, description="accepted for "
-                                   "compatibility: compiles run under the judge's own compile "
-                                   "limits")
+    compile_timeout: float = Field(default=DEFAULT_RUN_TIMEOUT_S, description="wall-clock "
+                                   "seconds of the compile, as SandboxFusion's; past the judge's "
+                                   "own compile limits it is clamped to them")
     run_timeout: float = Field(default=DEFAULT_RUN_TIMEOUT_S, description="wall-clock seconds of "
                                "the run, as SandboxFusion's; its CPU time is held to it too")
     memory_limit_MB: int = Field(default=-1, description="MB; -1 (SandboxFusion's default): the server's "
@@ -89,7 +89,9 @@ class TestConfig(BaseModel):
     language: str | None = None
     locale: str | None = None
     is_fewshot: bool | None = None
-    compile_timeout: float | None = None
+    compile_timeout: float | None = Field(default=None, description="wall-clock seconds of the "
+                                          "compile, clamped to the judge's compile limits; none: "
+                                          "those limits")
     run_timeout: float | None = Field(default=None, description="wall-clock seconds of each "
                                       "test's run (its CPU time held to it too)")
     custom_extract_logic: str | None = Field(default=None, description="not supported: it would run the "
