@@ -34,11 +34,15 @@ PCH_FILE_SIZE_MB = 256
 OUT_OF_ROOM_MESSAGES = ("File size limit exceeded", "File too large", "No space left on device")
 
 
-def compile_limits(file_size_limit_mb: int) -> Limits:
+def compile_limits(file_size_limit_mb: int, time_limit_ms: int | None = None) -> Limits:
     """A compile's limits: the configured CPU time (30 s, or $JUDGE_COMPILE_TIME_LIMIT_MS on a
-    slow machine), twice that of wall."""
+    slow machine), twice that of wall. `time_limit_ms`: a caller's wall-clock limit
+    (SandboxFusion's compile_timeout), which shortens both and is clamped to them."""
     cpu_ms = config.current().compile_time_limit_ms
-    return Limits(time_limit_ms=cpu_ms, wall_time_limit_ms=2 * cpu_ms, memory_limit_mb=2048,
+    wall_ms = 2 * cpu_ms
+    if time_limit_ms is not None:
+        cpu_ms, wall_ms = min(cpu_ms, time_limit_ms), min(wall_ms, time_limit_ms)
+    return Limits(time_limit_ms=cpu_ms, wall_time_limit_ms=wall_ms, memory_limit_mb=2048,
                   output_limit_mb=1, processes=64, file_size_limit_mb=file_size_limit_mb,
                   stderr_limit_mb=1)
 
@@ -280,10 +284,12 @@ class Compiler:
         return root
 
     def compile(self, source: str, language: Language, binds: tuple = (),
-                bound_content: bytes = b"") -> CompileResult:
+                bound_content: bytes = b"", time_limit_ms: int | None = None) -> CompileResult:
         """binds: (host directory, path inside) pairs the build may read (a testlib.h).
         bound_content: what the build reads from them; part of the cache key, since a bind
-        names only a path, whose files may change."""
+        names only a path, whose files may change. time_limit_ms: a caller's wall-clock limit
+        of the compile, within the judge's own (compile_limits); a compile from the cache
+        takes no time, so meets any limit."""
         data = source.encode() + json.dumps([list(map(str, b)) for b in binds]).encode()
         if bound_content:
             data += hashlib.sha256(bound_content).digest()
@@ -298,11 +304,12 @@ class Compiler:
                 artifacts = entry / "artifacts" if meta["status"] == "OK" else None
                 logger.debug("%s compile %s: from the cache (%s)", language.name, key[:12], meta["status"])
                 return CompileResult(meta["status"], meta["log"], artifacts, True, 0.0)
-        result = self._build(source, language, entry, binds)
+        result = self._build(source, language, entry, binds, time_limit_ms)
         logger.debug("%s compile %s: %s in %.0f ms", language.name, key[:12], result.status, result.time_ms)
         return result
 
-    def _build(self, source: str, language: Language, entry: Path, binds: tuple) -> CompileResult:
+    def _build(self, source: str, language: Language, entry: Path, binds: tuple,
+               time_limit_ms: int | None = None) -> CompileResult:
         argv = language.compile_argv(source)
         pch = self.precompiled_header(language) if argv else None
         if pch is not None and argv is not None:
@@ -322,12 +329,12 @@ class Compiler:
                 raise
             return self._out_of_room("the source is larger than", started)
         log = ""
+        limits = compile_limits(self.artifact_limit_mb, time_limit_ms)
         if argv is None:
             status = "OK"
         else:
             with tempfile.TemporaryFile() as output:
-                run = sandbox.run(argv, compile_limits(self.artifact_limit_mb),
-                                  stdout=output, stderr=output)
+                run = sandbox.run(argv, limits, stdout=output, stderr=output)
                 output.seek(0)
                 log = output.read(LOG_LIMIT).decode(errors="replace")
             if run.status in (Status.SE, Status.RF, Status.BUSY):
@@ -343,6 +350,11 @@ class Compiler:
                 status = "CE"
                 if run.status != Status.RE:
                     log += f"\n[compilation stopped: {run.status}, {run.killed_by or ''}]"
+                if run.status == Status.TLE and limits != compile_limits(self.artifact_limit_mb):
+                    # Stopped by a caller's shorter limit: the judge's own would compile it, so
+                    # the cache must not answer CE for it to the next caller.
+                    return CompileResult(status, log, None, False,
+                                         (time.perf_counter() - started) * 1e3)
             else:
                 status = "OK"
         elapsed = (time.perf_counter() - started) * 1e3

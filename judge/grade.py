@@ -113,13 +113,13 @@ def interactor_figures(run: RunResult) -> dict:
 def run_limits(problem: Problem, language: Language, run_time_limit_ms: int | None = None) -> Limits:
     """A test's limits under the problem's benchmark's time rule (judge/problems/rules.py).
     `run_time_limit_ms`: the run's own limit as a caller gave it (SandboxFusion's run_timeout),
-    taken as it is instead of the problem's limit and the language's time factor."""
-    if rules_for(problem).time_rule is TimeRule.WALL:
+    taken as it is instead of the problem's limit and the language's time factor, and, as
+    SandboxFusion's is, a wall-clock limit (with the CPU held to it too)."""
+    if run_time_limit_ms is not None or rules_for(problem).time_rule is TimeRule.WALL:
         limit = problem.time_limit_ms if run_time_limit_ms is None else run_time_limit_ms
         return Limits(time_limit_ms=limit, wall_time_limit_ms=limit,
                       memory_limit_mb=problem.memory_limit_mb)
-    cpu = (max(1, round(problem.time_limit_ms * language.time_factor))
-           if run_time_limit_ms is None else run_time_limit_ms)
+    cpu = max(1, round(problem.time_limit_ms * language.time_factor))
     return Limits(time_limit_ms=cpu, memory_limit_mb=problem.memory_limit_mb)
 
 
@@ -207,12 +207,15 @@ class Grader:
             self.compiler.precompiled_header(cpp)
 
     def run_program(self, source: str, language: Language, limits: Limits, *, stdin: bytes,
-                    files: dict[str, bytes], fetch: list[str]) -> ProgramOutcome:
+                    files: dict[str, bytes], fetch: list[str],
+                    compile_time_limit_ms: int | None = None) -> ProgramOutcome:
         """Compiles `source` (unless a script) and runs it once under `limits` in the scratch
         box holding `files`; returns the compile, and the run with its stdout, stderr and the
-        `fetch` files it left."""
+        `fetch` files it left. compile_time_limit_ms: the compile's wall-clock limit, within
+        the judge's own (judge.compiler.compile_limits)."""
         return self._single_runner().run_program(source, language, limits, stdin=stdin,
-                                                 files=files, fetch=fetch)
+                                                 files=files, fetch=fetch,
+                                                 compile_time_limit_ms=compile_time_limit_ms)
 
     def run_command(self, argv: list[str], limits: Limits, *, stdin: bytes,
                     files: dict[str, bytes], fetch: list[str], policy: str) -> Captured:
@@ -300,12 +303,14 @@ class Grader:
     def grade(self, source: str, language: Language | str, problem: Problem, *,
               all_tests: bool = False, checker: str | None = None,
               keep_output: bool = False, kept_output_limit: int | None = None,
-              run_time_limit_ms: int | None = None) -> GradeResult:
+              run_time_limit_ms: int | None = None,
+              compile_time_limit_ms: int | None = None) -> GradeResult:
         """Grades `source` (the submission as written: for a functional problem, the class or
         function, which grade() runs inside the functional harness). keep_output: each
         TestResult also carries the program's stdout (memory: the outputs of every test run),
         only its first kept_output_limit bytes when that is given (the checker sees it all).
-        run_time_limit_ms: each test's time limit as given (run_limits)."""
+        run_time_limit_ms: each test's time limit as given (run_limits).
+        compile_time_limit_ms: the compile's wall-clock limit, within the judge's own."""
         self._owner.check()
         started = time.perf_counter()
         lang = get_language(language) if isinstance(language, str) else language
@@ -317,7 +322,7 @@ class Grader:
         rules = rules_for(problem)
         env = run_environment(rules.python_environment, lang.name)
         limits = run_limits(problem, lang, run_time_limit_ms)
-        compiled = self.compiler.compile(source, lang)
+        compiled = self.compiler.compile(source, lang, time_limit_ms=compile_time_limit_ms)
         timings = {"compile": time.perf_counter() - started, "run": 0.0, "check": 0.0}
         result = GradeResult(Verdict.AC, problem.id, lang.name, compiled,
                              time_limit_ms=limits.time_limit_ms,

@@ -111,7 +111,8 @@ class SingleRunner:
             shutil.rmtree(self._work, ignore_errors=True)
 
     def run_program(self, code: str, language: Language, limits: Limits, *, stdin: bytes,
-                    files: dict[str, bytes], fetch: list[str]) -> ProgramOutcome:
+                    files: dict[str, bytes], fetch: list[str],
+                    compile_time_limit_ms: int | None = None) -> ProgramOutcome:
         code = language.source_text(code)
         if language.script:
             # SandboxFusion runs scripts without a compile step (its compile_result is null):
@@ -119,7 +120,7 @@ class SingleRunner:
             compiled = None
             artifacts: dict[str, bytes | Path] = {language.file_name(code): code.encode()}
         else:
-            compiled = self.compiler.compile(code, language)
+            compiled = self.compiler.compile(code, language, time_limit_ms=compile_time_limit_ms)
             if compiled.status != "OK":
                 return ProgramOutcome(compiled, None, language.name)
             assert compiled.artifacts is not None
@@ -193,12 +194,15 @@ class SingleRunner:
     def _fetch(self, box: int, names: list[str], captured: Captured) -> None:
         """The regular files among `names` after the run, read through the box's descriptor
         without following any symbolic link (a program can plant one pointing anywhere on the
-        host). Missing or special files are left out, as SandboxFusion leaves out missing ones;
-        files past the size budget are left out and named in `skipped`."""
+        host). Missing or special files, and names of no place in the box (`/etc/passwd`,
+        `../x`), are left out, as SandboxFusion leaves out a file it cannot read; files past
+        the size budget are left out and named in `skipped`."""
         budget = self.bounds.max_fetch_bytes
         for name in names:
             try:
                 data = _read_file(box, file_path_parts(name), budget)
+            except BoxFileError:
+                continue
             except _TooLarge:
                 captured.skipped.append(name)
                 continue

@@ -368,7 +368,7 @@ def test_size_limits(small):
 
 def test_a_full_queue_is_answered_503_with_retry_after(require_sandbox):
     with Server(slots=1, queue_size=1) as busy:
-        sleeper = {"code": "import time; time.sleep(2.5)", "language": "python", "run_timeout": 3}
+        sleeper = {"code": "import time; time.sleep(2.5)", "language": "python", "run_timeout": 10}
         answers: list[requests.Response] = []
         threads = [threading.Thread(target=lambda: answers.append(busy.post("/run_code", sleeper)))
                    for _ in range(2)]
@@ -392,7 +392,7 @@ def test_a_full_queue_is_answered_503_with_retry_after(require_sandbox):
 
 def test_a_client_that_goes_away_cancels_its_queued_job(require_sandbox):
     with Server(slots=1) as one:
-        sleeper = {"code": "import time; time.sleep(2)", "language": "python", "run_timeout": 3}
+        sleeper = {"code": "import time; time.sleep(2)", "language": "python", "run_timeout": 10}
         first = threading.Thread(target=lambda: one.post("/run_code", sleeper))
         first.start()
         wait_for(lambda: one.metric("judge_serve_slots_busy") == 1, what="a busy slot")
@@ -461,7 +461,7 @@ def test_a_worker_thread_that_dies_is_replaced(require_sandbox):
 def test_sigterm_drains_in_flight_runs(require_sandbox):
     one = Server(slots=1).start()
     sleeper = {"code": "import time; time.sleep(1.5); print('drained')", "language": "python",
-               "run_timeout": 3}
+               "run_timeout": 10}
     answers: list[requests.Response] = []
     threads = [threading.Thread(target=lambda: answers.append(one.post("/run_code", sleeper)))
                for _ in range(2)]
@@ -485,8 +485,12 @@ def test_hostile_requests(server):
             body = {"code": "print(1)", "language": "python",
                     field: {name: "eA=="} if field == "files" else [name]}
             response = server.post("/run_code", body)
-            assert response.status_code == 422, (field, name, response.text)
-            assert response.json()["error"] == "invalid_request"
+            if field == "fetch_files":      # left out, as SandboxFusion leaves out what it cannot read
+                assert response.status_code == 200, (name, response.text)
+                assert response.json()["files"] == {}, name
+            else:
+                assert response.status_code == 422, (field, name, response.text)
+                assert response.json()["error"] == "invalid_request"
             exec_body = {"argv": ["true"], field: body[field]}
             assert server.post("/v1/exec", exec_body).status_code == 422, (field, name)
     # "/box/x" and "./x" are names inside the box.

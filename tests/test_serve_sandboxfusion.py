@@ -18,7 +18,7 @@ import requests
 import sandbox_fusion as sf
 from sandbox_fusion import models as sf_models
 
-from conftest import PACK_SOURCES
+from conftest import PACK_SOURCES, scaled
 from judge.compiler import CompileResult
 from judge.grade import GradeResult
 from judge.service.errors import ApiError
@@ -83,12 +83,16 @@ def test_run_code_each_language(server, language):
 
 
 def test_run_code_time_limit(server):
+    # The client's retries: a spin the wall clock stops while the machine starves it of CPU is
+    # BUSY (a SandboxError the client retries), not a TLE.
     result = sf.run_code(sf.RunCodeRequest(code="while True:\n    pass\n", language="python",
-                                           run_timeout=1), max_attempts=1)
+                                           run_timeout=1), max_attempts=4)
     assert result.status == sf.RunStatus.Failed
     assert result.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
     assert result.run_result.return_code is None
-    assert result.run_result.cpu_time >= 1.0          # the judge's CPU figure, past the limit
+    # The wall clock and the CPU limit are both run_timeout: whichever stops it first, the
+    # spin has used nearly all of it, and the judge's CPU figure says so beside the wall time.
+    assert 0.5 < result.run_result.cpu_time <= result.run_result.execution_time + 0.1
     mapping = sf.SummaryMapping(RunTimeout="TLE")
     assert sf.summary_run_code_result(result, mapping) == "TLE"
 
@@ -98,6 +102,27 @@ def test_run_code_sleeper_is_stopped_by_the_wall_clock(server):
                                            language="python", run_timeout=1), max_attempts=1)
     assert result.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
     assert result.run_result.execution_time < 10
+
+
+def test_run_code_run_timeout_is_the_wall_clock_limit(server):
+    """SandboxFusion kills the command run_timeout seconds of wall time after it started, and
+    reports that wall time as execution_time: a program that sleeps past it is a
+    TimeLimitExceeded then, not a Success, nor a TLE only at twice the limit."""
+    request = sf.RunCodeRequest(code="import time\ntime.sleep(1.6)\nprint('woke')\n",
+                                language="python", run_timeout=1)
+    result = sf.run_code(request, max_attempts=1)
+    assert result.status == sf.RunStatus.Failed, result
+    assert result.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
+    assert result.run_result.stdout == ""
+
+    started = time.monotonic()
+    result = sf.run_code(sf.RunCodeRequest(code="import time\ntime.sleep(3)\n",
+                                           language="python", run_timeout=1), max_attempts=1)
+    answered_s = time.monotonic() - started
+    assert result.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
+    assert 1.0 <= result.run_result.execution_time < 1.5
+    assert result.run_result.cpu_time < 0.5           # it slept: CPU time stays beside it
+    assert answered_s < 2.5, f"answered after {answered_s:.2f} s"
 
 
 @pytest.mark.parametrize("language", ["python", "cpp"])
@@ -146,6 +171,55 @@ def test_run_code_compile_error(server):
     assert result.run_result.return_code == 1 and "SyntaxError" in result.run_result.stderr
 
 
+# About 2 s of g++ (constant evaluation), each an expression of its own below gcc's ops limit.
+SLOW_TO_COMPILE = (
+    "template <int K> constexpr long slow() {{ long s = 0; for (long i = 0; i < 1000; i++)\n"
+    "  for (long j = 0; j < 600; j++) s += (i * K) ^ (j >> 3); return s; }}\n"
+    "constexpr long a = slow<1>(), b = slow<2>(), c = slow<3>(), d = slow<4>();\n"
+    "int main() {{ return a + b + c + d == {token} ? 1 : 0; }}\n")
+
+
+def test_compile_timeout_above_the_judges_bound_is_clamped_to_it(server):
+    """SandboxFusion's clients send compile_timeout=90 and the like: past the judge's compile
+    bound it is that bound, not a 422 that loses the run."""
+    request = sf.RunCodeRequest(code="int main() { return 0; }\n", language="cpp",
+                                compile_timeout=90, run_timeout=5)
+    result = sf.run_code(request, max_attempts=1)
+    assert result.status == sf.RunStatus.Success, result
+    assert result.compile_result.status == sf.CommandRunStatus.Finished
+
+
+def test_compile_timeout_below_the_bound_is_the_compiles_limit(server):
+    """Under the bound, compile_timeout is the compile's wall-clock limit, as SandboxFusion's; a
+    compile stopped by it is a compile TimeLimitExceeded, which is not kept in the compile
+    cache, so that a longer limit compiles the same code again."""
+    code = SLOW_TO_COMPILE.format(token=secrets.randbelow(1 << 30))
+    started = time.monotonic()
+    result = sf.run_code(sf.RunCodeRequest(code=code, language="cpp", compile_timeout=0.5),
+                         max_attempts=1)
+    assert time.monotonic() - started < scaled(2000) / 1000 + 1
+    assert result.status == sf.RunStatus.Failed and result.run_result is None, result
+    assert result.compile_result.status == sf.CommandRunStatus.TimeLimitExceeded
+    assert result.compile_result.return_code is None
+    assert sf.summary_run_code_result(result, sf.SummaryMapping(CompileTimeout="CTLE")) == "CTLE"
+    result = sf.run_code(sf.RunCodeRequest(code=code, language="cpp", compile_timeout=60),
+                         max_attempts=1)
+    assert result.status == sf.RunStatus.Success, result
+    assert result.compile_result.status == sf.CommandRunStatus.Finished
+
+
+def test_submit_compile_timeout_is_the_compiles_limit(server):
+    code = SLOW_TO_COMPILE.format(token=secrets.randbelow(1 << 30))
+    request = sf.SubmitRequest(dataset="x", id=10, completion=f"```cpp\n{code}```",
+                               config=sf.TestConfig(language="cpp", compile_timeout=0.5,
+                                                    provided_data={"test": _tests([("", "")])}))
+    result = sf.submit(request, max_attempts=1)
+    assert not result.accepted and result.extra["verdict"] == "CE"
+    assert result.tests[0].exec_info.compile_result.status == sf.CommandRunStatus.TimeLimitExceeded
+    request.config.compile_timeout = 90       # clamped to the judge's bound, and not cached CE
+    assert sf.submit(request, max_attempts=1).accepted
+
+
 def test_run_code_files_and_fetch_files(server):
     data = secrets.token_bytes(3000)
     code = ("import hashlib\n"
@@ -169,6 +243,28 @@ def test_run_code_files_and_fetch_files(server):
     assert result.run_result.stdout == "['code.py']\n"
 
 
+def test_fetch_files_absolute_paths_name_the_box_or_nothing(server):
+    """SandboxFusion joins a fetch_files name with the run's directory, so an absolute path is
+    itself. The judge reads only the run's box: `/box/...` (the run's working directory) is
+    fetched; a path elsewhere is left out, as SandboxFusion leaves out a file it cannot read,
+    and the run is still answered (it used to be a 422 that lost it)."""
+    code = ("open('out.txt', 'w').write('from the box')\n"
+            "import os\nos.makedirs('sub', exist_ok=True)\n"
+            "open('sub/deep.txt', 'w').write('deeper')\n")
+    hostile = ["/etc/passwd", "/proc/self/environ", "../../etc/shadow", "/tmp/../etc/hostname",
+               "/box/../etc/passwd", "/", "/box"]
+    request = sf.RunCodeRequest(code=code, language="python",
+                                fetch_files=[*hostile, "/box/out.txt", "/box/sub/deep.txt", "out.txt"])
+    result = sf.run_code(request, max_attempts=1)
+    assert result.status == sf.RunStatus.Success, result
+    assert set(result.files) == {"/box/out.txt", "/box/sub/deep.txt", "out.txt"}
+    assert base64.b64decode(result.files["/box/out.txt"]) == b"from the box"
+    assert base64.b64decode(result.files["/box/sub/deep.txt"]) == b"deeper"
+    assert base64.b64decode(result.files["out.txt"]) == b"from the box"
+    raw = server.post("/run_code", request.dict()).json()
+    assert "root:" not in str(raw) and "PATH=" not in str(raw)
+
+
 def test_pypy3_under_its_own_name(server):
     request = AnyLanguageRequest(code="print(sum(range(10)))", language="pypy3")
     if shutil.which("pypy3") is None:
@@ -186,7 +282,7 @@ def test_an_unsupported_language_is_a_failed_run_answered_at_once(server):
     request = sf.RunCodeRequest(code='print("1")', language="swift")
     started = time.monotonic()
     result = sf.run_code(request)                     # the client's own retry settings
-    assert time.monotonic() - started < 5, "the client retried"
+    assert time.monotonic() - started < 2, "the client retried"
     assert result.status == sf.RunStatus.Failed and "not supported by this judge" in result.message
     assert result.compile_result is None and result.run_result is None
     assert sf.summary_run_code_result(result, sf.SummaryMapping()) == "Failed"
@@ -198,7 +294,7 @@ def test_an_unsupported_language_is_a_failed_run_answered_at_once(server):
                                                    provided_data={"test": _tests([("1", "1")])}))
     started = time.monotonic()
     result = sf.submit(submit)
-    assert time.monotonic() - started < 5, "the client retried"
+    assert time.monotonic() - started < 2, "the client retried"
     assert not result.accepted and result.extra["verdict"] == "UNGRADABLE"
     assert result.tests[0].exec_info.status == sf.RunStatus.Failed
     assert "not supported by this judge" in result.tests[0].exec_info.message
@@ -307,7 +403,19 @@ def test_submit_run_timeout_is_the_run_limit_exactly(server, language, run_timeo
                                                     provided_data={"test": _tests([("", "1")])}))
     response = server.post("/submit", request.dict())
     assert response.status_code == 200, response.text
-    assert response.json()["extra"]["judge"]["time_limit_ms"] == limit_ms
+    judge = response.json()["extra"]["judge"]
+    # SandboxFusion runs each test through /run_code with run_timeout: a wall-clock limit.
+    assert judge["time_limit_ms"] == limit_ms and judge["wall_time_limit_ms"] == limit_ms
+
+
+def test_submit_run_timeout_stops_a_sleeper_by_the_wall_clock(server):
+    request = sf.SubmitRequest(dataset="x", id=9,
+                               completion="```python\nimport time\ntime.sleep(1.6)\nprint(1)\n```",
+                               config=sf.TestConfig(language="python", run_timeout=1,
+                                                    provided_data={"test": _tests([("", "1")])}))
+    result = sf.submit(request, max_attempts=1)
+    assert not result.accepted and result.extra["verdict"] == "TLE"
+    assert result.tests[0].exec_info.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
 
 
 def _doc_table(heading: str) -> list[list[str]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 from collections.abc import Iterable, Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -14,6 +15,8 @@ from judge.service.errors import ApiError, send_error
 from judge.service.metrics import Metrics
 from judge.service.settings import Settings, run_timeout_ms
 from judge.single_run import BoxFileError, file_path_parts
+
+MAX_COMPILE_TIMEOUT_S = 86_400    # past any compile limit: only keeps the figure an int of ms
 
 
 def _size(n: int) -> str:
@@ -132,11 +135,17 @@ def check_stdin(data: bytes, settings: Settings, field: str = "stdin") -> None:
                         f"{_size(settings.max_stdin_bytes)}")
 
 
-def check_names(names: Iterable[str], settings: Settings, field: str) -> list[str]:
+def check_file_count(names: Iterable[str], settings: Settings, field: str) -> list[str]:
     listed = list(names)
     if len(listed) > settings.max_files:
         raise too_large(f"{field} names {len(listed)} files; this server accepts at most "
                         f"{settings.max_files}")
+    return listed
+
+
+def check_names(names: Iterable[str], settings: Settings, field: str) -> list[str]:
+    """The names, each a path inside the box (judge.single_run.file_path_parts), else 422."""
+    listed = check_file_count(names, settings, field)
     for name in listed:
         try:
             file_path_parts(name)
@@ -192,3 +201,12 @@ def timeout_ms(seconds: float | None, default_s: float, settings: Settings, fiel
         return run_timeout_ms(default_s if seconds is None else seconds, settings, field)
     except ValueError as exc:
         raise invalid(str(exc)) from None
+
+
+def compile_timeout_ms(seconds: float, field: str = "compile_timeout") -> int:
+    """A client's compile timeout in ms. No upper bound here: the compiler clamps it to the
+    judge's own compile limits (judge.compiler.compile_limits), since SandboxFusion's clients
+    send 90 s and more, which a refusal would turn into a lost run."""
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise invalid(f"{field} must be a positive number of seconds, got {seconds!r}")
+    return max(1, round(min(seconds, MAX_COMPILE_TIMEOUT_S) * 1000))

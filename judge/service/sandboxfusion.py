@@ -23,9 +23,10 @@ from judge.service.answers import COMPILE_LOG_BYTES, AnswerBudget, encoded_size
 from judge.service.errors import ApiError
 from judge.service.limits import (
     check_code,
-    check_names,
+    check_file_count,
     check_stdin,
     check_tests,
+    compile_timeout_ms,
     decode_files,
     invalid,
     memory_limit,
@@ -193,14 +194,17 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
     stdin = (body.stdin or "").encode()
     check_stdin(stdin, settings)
     files = decode_files(body.files, settings)
-    fetch = check_names(body.fetch_files, settings, "fetch_files")
+    # SandboxFusion answers a name it cannot read by leaving it out, never by refusing the run:
+    # a name outside the box is left out when the files are fetched.
+    fetch = check_file_count(body.fetch_files, settings, "fetch_files")
     run_limit = timeout_ms(body.run_timeout, DEFAULT_RUN_TIMEOUT_S, settings, "run_timeout")
-    limits = Limits(time_limit_ms=run_limit,
+    # SandboxFusion's run_timeout is the wall clock; the CPU limit beside it keeps a program
+    # with many threads from using more than that of CPU.
+    limits = Limits(time_limit_ms=run_limit, wall_time_limit_ms=run_limit,
                     memory_limit_mb=memory_limit(body.memory_limit_MB, settings),
                     output_limit_mb=settings.output_limit_mb,
                     stderr_limit_mb=settings.stderr_limit_mb)
-    # validated only: compiles run under the judge's own limits
-    timeout_ms(body.compile_timeout, DEFAULT_RUN_TIMEOUT_S, settings, "compile_timeout")
+    compile_limit = compile_timeout_ms(body.compile_timeout)
     try:
         language = resolve_language(body.language)
     except UnsupportedLanguage as exc:
@@ -211,7 +215,8 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
         return sandbox_error(str(exc))
 
     def job(grader: Grader) -> ProgramOutcome:
-        return grader.run_program(body.code, language, limits, stdin=stdin, files=files, fetch=fetch)
+        return grader.run_program(body.code, language, limits, stdin=stdin, files=files,
+                                  fetch=fetch, compile_time_limit_ms=compile_limit)
 
     try:
         outcome = await service.run(request, job, "run_code")
@@ -313,8 +318,9 @@ async def submission_problem(body: SubmitRequest, service: Service) -> Problem:
 
 
 def run_time_limit(config: TestConfig, settings: Settings) -> int | None:
-    """SandboxFusion's run_timeout: the limit of each test's run itself, in one step (the
-    language's time factor is not applied to it); None: the problem's limit and the factor."""
+    """SandboxFusion's run_timeout: the wall-clock (and CPU) limit of each test's run itself,
+    in one step (the language's time factor is not applied to it); None: the problem's limit
+    and the factor."""
     if config.run_timeout is None:
         return None
     return timeout_ms(config.run_timeout, DEFAULT_RUN_TIMEOUT_S, settings, "config.run_timeout")
@@ -453,6 +459,8 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
         raise invalid(str(exc)) from None
     problem = await submission_problem(body, service)
     run_limit = run_time_limit(config, service.settings)
+    compile_limit = (None if config.compile_timeout is None
+                     else compile_timeout_ms(config.compile_timeout, "config.compile_timeout"))
     all_tests = bool(config.extra.get("run_all_cases", False))
 
     # Each test's stdout comes back in its exec_info, up to a share of the server's budget.
@@ -460,7 +468,8 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
 
     def job(grader: Grader) -> GradeResult:
         return grader.grade(code, language, problem, all_tests=all_tests, keep_output=True,
-                            kept_output_limit=share, run_time_limit_ms=run_limit)
+                            kept_output_limit=share, run_time_limit_ms=run_limit,
+                            compile_time_limit_ms=compile_limit)
 
     try:
         result = await service.run(request, job, "submit")

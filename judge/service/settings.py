@@ -144,7 +144,7 @@ def read_tokens(path: Path) -> tuple[str, ...]:
 
 
 def run_timeout_ms(seconds: float, settings: Settings, what: str = "run_timeout") -> int:
-    """A client's timeout in seconds as a CPU limit in ms, within the service's bounds."""
+    """A client's timeout in seconds as a limit in ms, within the service's bounds."""
     if not math.isfinite(seconds) or seconds <= 0:
         raise ValueError(f"{what} must be a positive number of seconds, got {seconds!r}")
     if seconds > settings.max_run_timeout_s:

@@ -52,18 +52,20 @@ class RunCodeRequest(BaseModel):
     code: str = Field(..., examples=['print("hello")'])
     language: str = Field(..., examples=["python"], description="python, cpp, java, c, pypy3 "
                           "(any other: a Failed run at once, verdict UNGRADABLE)")
-    compile_timeout: float = Field(default=DEFAULT_RUN_TIMEOUT_S, description="accepted for "
-                                   "compatibility: compiles run under the judge's own compile "
-                                   "limits")
-    run_timeout: float = Field(default=DEFAULT_RUN_TIMEOUT_S, description="CPU seconds of the run "
-                               "(the wall clock gets twice that, or one second more)")
+    compile_timeout: float = Field(default=DEFAULT_RUN_TIMEOUT_S, description="wall-clock "
+                                   "seconds of the compile, as SandboxFusion's; past the judge's "
+                                   "own compile limits it is clamped to them")
+    run_timeout: float = Field(default=DEFAULT_RUN_TIMEOUT_S, description="wall-clock seconds of "
+                               "the run, as SandboxFusion's; its CPU time is held to it too")
     memory_limit_MB: int = Field(default=-1, description="MB; -1 (SandboxFusion's default): the server's "
                                  "default")
     stdin: str | None = None
     files: dict[str, str | None] = Field(default_factory=dict, description="path in the working "
                                          "directory -> base64 content")
     fetch_files: list[str] = Field(default_factory=list, description="paths to return, base64, "
-                                   "after the run")
+                                   "after the run: relative to the working directory /box, or "
+                                   "absolute inside it; a missing file or a path outside the "
+                                   "box is left out")
 
 
 class RunCodeResponse(BaseModel):
@@ -87,8 +89,11 @@ class TestConfig(BaseModel):
     language: str | None = None
     locale: str | None = None
     is_fewshot: bool | None = None
-    compile_timeout: float | None = None
-    run_timeout: float | None = Field(default=None, description="CPU seconds of each test")
+    compile_timeout: float | None = Field(default=None, description="wall-clock seconds of the "
+                                          "compile, clamped to the judge's compile limits; none: "
+                                          "those limits")
+    run_timeout: float | None = Field(default=None, description="wall-clock seconds of each "
+                                      "test's run (its CPU time held to it too)")
     custom_extract_logic: str | None = Field(default=None, description="not supported: it would run the "
                                              "client's Python on the server, outside any sandbox")
     provided_data: list[dict[str, Any]] | dict[str, Any] | None = Field(default=
