@@ -144,7 +144,7 @@ def test_doctor_json_on_a_machine_with_the_features(require_sandbox):
     checks = {c["name"]: c for c in report["checks"]}
     assert report["ok"] is True
     for name in ("user namespaces", "seccomp", "pidfd", "sandbox", "cgroup v1", "cgroup v2",
-                 "cpu clocks", "g++", "javac", "python3"):
+                 "cpu clocks", "language cpp", "language java", "language python"):
         assert name in checks, name
     for name in ("user namespaces", "seccomp", "pidfd", "cpu clocks", "sandbox", "vsock"):
         assert checks[name]["ok"], checks[name]

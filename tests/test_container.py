@@ -90,7 +90,7 @@ def test_doctor_in_the_image_has_every_required_check_and_the_hosts_cgroups(imag
     assert f"cgroup={HOST_CGROUP}," in checks["sandbox"]["detail"], checks["sandbox"]
     assert checks["supervisor priority"]["ok"], checks["supervisor priority"]
     # Every language's toolchain, and the modules LiveCodeBench's solutions may import.
-    for name in ("g++", "python3", "pypy3", "java", "python environment livecodebench"):
+    for name in [f"language {n}" for n in LANGUAGES] + ["python environment livecodebench"]:
         assert checks[name]["ok"], checks[name]
 
 

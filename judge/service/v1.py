@@ -263,8 +263,10 @@ async def languages() -> list[LanguageInfo]:
     listed = []
     for name in LANGUAGES:
         language = get_language(name)
-        listed.append(LanguageInfo(name=name, available=language.available,
+        listed.append(LanguageInfo(name=name, aliases=list(language.aliases),
+                                   family=language.family.value, available=language.available,
                                    time_factor=language.time_factor,
-                                   compiled=not language.script,
+                                   compiled=not language.script, policy=language.policy,
+                                   sandboxfusion_only=language.sandboxfusion_only,
                                    python_modules=python_modules(name)))
     return listed

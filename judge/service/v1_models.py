@@ -239,9 +239,15 @@ class Readiness(BaseModel):
 
 class LanguageInfo(BaseModel):
     name: str
+    aliases: list[str] = Field(description="every other name a request may give it")
+    family: str = Field(description="native, script, jvm, managed or simulator")
     available: bool
     time_factor: float
     compiled: bool
+    policy: str = Field(description="the seccomp policy of a graded run (SandboxFusion's "
+                        "/run_code and /submit run every language under `general`)")
+    sandboxfusion_only: bool = Field(description="a test runner only SandboxFusion's requests "
+                                     "name (pytest, junit, go_test, ...)")
     python_modules: dict[str, list[str]] | None = Field(
         default=None, description="a Python language's importable modules beyond the standard "
         "library, per benchmark (judge/python_env.py); null for other languages")

@@ -17,6 +17,8 @@ def main() -> int:
         sections.append(grading_bench.run)
     except ImportError:
         pass
+    from tests.bench import language_bench
+    sections.append(language_bench.run)
     from tests.bench import eval_bench
     sections.append(eval_bench.run)
     from tests.bench import serve_bench
