@@ -217,18 +217,29 @@ static void mount_box(const struct slot_config *cfg) {
         die("remount box: %m");
 }
 
-static void write_passwd(void) {
-    static const char passwd[] = NEWROOT "/etc/passwd";
-    mkdir_p(NEWROOT "/etc", 0755);
-    int fd = open(passwd, O_CREAT | O_WRONLY | O_EXCL | O_CLOEXEC, 0644);
+/* A file of the sandbox's own /etc, unless a bound /etc already has one. */
+static void write_etc_file(const char *path, const char *text) {
+    int fd = open(path, O_CREAT | O_WRONLY | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
-        return; /* a bound /etc already has one */
-    static const char entries[] = "root:x:0:0:root:/:/bin/sh\n"
-                                  "judge:x:1000:1000:judge:/tmp:/bin/sh\n";
-    if (write(fd, entries, sizeof(entries) - 1) != (ssize_t)(sizeof(entries) - 1))
-        die("write passwd: %m");
+        return;
+    size_t length = strlen(text);
+    if (write(fd, text, length) != (ssize_t)length)
+        die("write %s: %m", path);
     if (close(fd) < 0)
-        die("close passwd: %m");
+        die("close %s: %m", path);
+}
+
+/* Who the uids are, and that `localhost` is the run's own loopback: the host's files are not
+ * bound (its hosts file may name the host's other addresses, its passwd its accounts), and name
+ * lookups read these files only (no nscd, no DNS: the namespace has no network). */
+static void write_etc(void) {
+    mkdir_p(NEWROOT "/etc", 0755);
+    write_etc_file(NEWROOT "/etc/passwd", "root:x:0:0:root:/:/bin/sh\n"
+                                          "judge:x:1000:1000:judge:/tmp:/bin/sh\n");
+    write_etc_file(NEWROOT "/etc/group", "root:x:0:\njudge:x:1000:\n");
+    write_etc_file(NEWROOT "/etc/hosts", "127.0.0.1\tlocalhost\n"
+                                         "::1\tlocalhost ip6-localhost ip6-loopback\n");
+    write_etc_file(NEWROOT "/etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n");
 }
 
 /* Everything is in place: freeze the root, switch to it, drop the old one. */
@@ -260,7 +271,7 @@ void setup_root(const struct slot_config *cfg) {
     mount_proc();
     mkdir_p(NEWROOT "/dev", 0755);
     setup_dev();
-    write_passwd();
+    write_etc();
     switch_to_new_root();
 }
 
