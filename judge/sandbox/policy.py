@@ -49,7 +49,7 @@ epoll_pwait epoll_pwait2 copy_file_range sendfile splice tee statfs fstatfs prct
 """.split()
 
 PYTHON = NATIVE + """
-socketpair getxattr lgetxattr fgetxattr listxattr flistxattr chmod fchmod fchmodat utimensat
+getgroups socketpair getxattr lgetxattr fgetxattr listxattr flistxattr chmod fchmod fchmodat utimensat
 futimesat getpriority sched_getattr close_range
 """.split()
 
