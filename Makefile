@@ -7,12 +7,14 @@ PY      = $(VENV)/bin/python
 # overlay), fuse-overlayfs for the image (images/engine.sh).
 APT_PACKAGES = build-essential libseccomp-dev python3-dev python3-venv bubblewrap chromium \
                podman runc fuse-overlayfs clang-format $(LANGUAGE_PACKAGES)
-# Every language's toolchain: the `packages` of its entry in judge/languages/registry.py
-# (tests/test_languages.py holds this list to them). About 1 GB to download, 3 GB installed.
+# Every language's toolchain and the libraries SandboxFusion's runtime holds for it: the
+# `packages` and `libraries` of its entry in judge/languages/registry.py (tests/test_languages.py
+# holds this list to them). About 1 GB to download, 3 GB installed.
 LANGUAGE_PACKAGES = g++ gcc python3 pypy3 openjdk-17-jdk-headless kotlin scala mono-mcs \
                     mono-runtime rustc golang-go nodejs node-typescript php-cli ruby perl lua5.4 \
                     r-base-core bash racket ghc ocaml-nox fp-compiler gdc iverilog \
-                    python3-pytest junit5
+                    python3-pytest junit5 libjavatuples-java golang-github-stretchr-testify-dev \
+                    node-lodash libtest-deep-perl libdata-compare-perl lua-unit python3-requests
 # podman's default ulimits (nofile 1048576) exceed what this kind of host allows and make every
 # container fail to start; a drop-in file leaves the user's own containers.conf alone.
 CONTAINERS_CONF = /etc/containers/containers.conf.d/50-judge.conf

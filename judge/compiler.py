@@ -125,7 +125,8 @@ def cache_key(source: bytes, language: Language) -> str:
     h = hashlib.sha256()
     for part in (source, language.name.encode(), language.compile_policy.encode(),
                  json.dumps(language.compile).encode(),
-                 json.dumps(language.run).encode(), language.toolchain_version.encode(),
+                 json.dumps(language.run).encode(), json.dumps(sorted(language.env.items())).encode(),
+                 language.toolchain_version.encode(),
                  __version__.encode()):
         h.update(len(part).to_bytes(8, "little"))
         h.update(part)
@@ -334,7 +335,8 @@ class Compiler:
             status = "OK"
         else:
             with tempfile.TemporaryFile() as output:
-                run = sandbox.run(argv, limits, stdout=output, stderr=output)
+                run = sandbox.run(argv, limits, stdout=output, stderr=output,
+                                  env=dict(language.env))
                 output.seek(0)
                 log = output.read(LOG_LIMIT).decode(errors="replace")
             if run.status in (Status.SE, Status.RF, Status.BUSY):

@@ -320,7 +320,7 @@ class Grader:
             self._check_functional_tests(problem)
         source = wrap_source(lang.source_text(source), problem, lang.name)
         rules = rules_for(problem)
-        env = run_environment(rules.python_environment, lang.name)
+        env = {**lang.env, **run_environment(rules.python_environment, lang.name)}
         limits = run_limits(problem, lang, run_time_limit_ms)
         compiled = self.compiler.compile(source, lang, time_limit_ms=compile_time_limit_ms)
         timings = {"compile": time.perf_counter() - started, "run": 0.0, "check": 0.0}

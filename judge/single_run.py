@@ -132,7 +132,8 @@ class SingleRunner:
         self._stage_executable(artifacts.get(executable) if executable else None, executable)
         in_box = {name: data for name, data in artifacts.items() if name != executable}
         captured = self._run_in_box(argv, limits, stdin=stdin, files=files, fetch=fetch,
-                                    policy=language.policy, program_files=in_box)
+                                    policy=language.policy, program_files=in_box,
+                                    env=dict(language.env))
         return ProgramOutcome(compiled, captured, language.name)
 
     def run_command(self, argv: list[str], limits: Limits, *, stdin: bytes,
@@ -174,14 +175,16 @@ class SingleRunner:
 
     def _run_in_box(self, argv: list[str], limits: Limits, *, stdin: bytes,
                     files: dict[str, bytes], fetch: list[str], policy: str,
-                    program_files: dict[str, bytes | Path]) -> Captured:
+                    program_files: dict[str, bytes | Path],
+                    env: dict[str, str] | None = None) -> Captured:
         sandbox = self.sandbox()
         box = sandbox.empty_box()
         self._lay_out(box, program_files, files)
         out = os.memfd_create("stdout", os.MFD_CLOEXEC)
         err = os.memfd_create("stderr", os.MFD_CLOEXEC)
         try:
-            run = sandbox.run(argv, limits, stdin=stdin, stdout=out, stderr=err, policy=policy)
+            run = sandbox.run(argv, limits, stdin=stdin, stdout=out, stderr=err, policy=policy,
+                              env=env)
             stdout, stderr = read_from_start(out), read_from_start(err)
         finally:
             os.close(out)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import HOST_CGROUP_MODES, PACK_SOURCES, scaled
+from judge.languages import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTION = PACK_SOURCES / "codeforces-2020A" / "sol.cpp"

@@ -37,7 +37,8 @@ def _make_list(name: str) -> set[str]:
 
 
 def test_make_setup_and_the_image_install_every_toolchain():
-    packages = {p for language in LANGUAGES.values() for p in language.packages}
+    packages = {p for language in LANGUAGES.values()
+                for p in (*language.packages, *language.libraries)}
     assert packages <= _make_list("LANGUAGE_PACKAGES")
     containerfile = (ROOT / "images" / "Containerfile").read_text()
     missing = [p for p in packages if not re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])",

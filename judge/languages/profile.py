@@ -47,6 +47,12 @@ class Language:
     artifacts: tuple[str, ...] = ()        # glob patterns of what the run needs from the build
     version_command: tuple[str, ...] = ()
     packages: tuple[str, ...] = ()         # the Debian packages that provide the toolchain
+    # The Debian packages of the libraries SandboxFusion's runtime holds for it (its datasets'
+    # tests import them: javatuples, testify, luaunit...).
+    libraries: tuple[str, ...] = ()
+    # Environment of its compiles and runs beyond the sandbox's own (where a runtime finds its
+    # libraries).
+    env: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
     # The class a source names for its compiler and runtime (Java's public class); None: none.
     main_class: Callable[[str], str] | None = field(default=None, compare=False)
     # A header most submissions include, precompiled once with header_flags (the compile's

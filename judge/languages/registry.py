@@ -27,16 +27,38 @@ KOTLIN_COMPILER = (*JVM_COMPILER, "-cp", f"{KOTLIN_HOME}/lib/kotlin-preloader.ja
                    "-nowarn")
 SCALA_LIB = "/usr/share/scala/lib"
 JUNIT_CONSOLE = "/usr/share/java/junit-platform-console-standalone.jar"
+# SandboxFusion puts javatuples on every Java program's class path (MultiPL-E's Java imports it).
+JAVA_CLASS_PATH = ".:/usr/share/java/javatuples.jar"
+# Node libraries from Debian (node-lodash...), which a NodeSource node does not search.
+NODE_LIBRARIES = {"NODE_PATH": "/usr/share/nodejs"}
 
 # TypeScript is transpiled without type checking, as SandboxFusion's tsx does: a type error a
 # model makes is not a compile error there, only what the JavaScript does counts.
 TS_TRANSPILE = (
     "const ts = require('/usr/share/nodejs/typescript'); const fs = require('fs');"
     "const out = ts.transpileModule(fs.readFileSync('code.ts', 'utf8'), {{reportDiagnostics: true,"
-    " compilerOptions: {{target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.CommonJS}}}});"
+    " compilerOptions: {{target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.CommonJS,"
+    " esModuleInterop: true}}}});"
     "const errors = out.diagnostics.filter(d => d.category === ts.DiagnosticCategory.Error);"
     "for (const d of errors) console.error(ts.flattenDiagnosticMessageText(d.messageText, '\\n'));"
     "if (errors.length) process.exit(1); fs.writeFileSync('code.js', out.outputText);")
+
+
+# The namespaces a `dotnet new console` project imports implicitly (SandboxFusion runs C# so),
+# less System.Net.Http, which Mono's compiler here does not reference.
+IMPLICIT_USINGS = ("System", "System.Collections.Generic", "System.IO", "System.Linq",
+                   "System.Threading", "System.Threading.Tasks")
+
+
+def add_implicit_usings(source: str) -> str:
+    """C# as SandboxFusion compiles it: the implicit usings first, after any #define and #undef
+    lines (which must come before everything else); a using the code repeats is a warning."""
+    lines = source.splitlines(keepends=True)
+    head = 0
+    while head < len(lines) and lines[head].lstrip().startswith(("#define", "#undef")):
+        head += 1
+    usings = " ".join(f"using {namespace};" for namespace in IMPLICIT_USINGS) + "\n"
+    return "".join(lines[:head]) + usings + "".join(lines[head:])
 
 
 def ensure_php_tag(source: str) -> str:
@@ -73,7 +95,7 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
              (".py",), "code.py", ("python3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
              ("python3", "code.py"), "python", compile_policy="python", time_factor=2.0,
              artifacts=("code.py",), version_command=("python3", "--version"),
-             packages=("python3",), script=True),
+             packages=("python3",), libraries=("python3-requests",), script=True),
     Language("pypy3", Family.SCRIPT, ("pypy",), (), "code.py",
              ("pypy3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
              ("pypy3", "code.py"), "python", compile_policy="python", time_factor=2.0,
@@ -89,8 +111,12 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
              time_factor=2.0, artifacts=("*.class",), version_command=("javac", "-version"),
              packages=("openjdk-17-jdk-headless",), main_class=java_class_name,
              compiler_archive=True,
+             libraries=("libjavatuples-java",),
              # Java tests in SandboxFusion's datasets (MultiPL-E) are `assert`s.
-             sandboxfusion={"run": (*JVM, "-ea", "{cls}")}),
+             sandboxfusion={"compile": ("javac", "-J-Xmx544m", "-J-XX:TieredStopAtLevel=1",
+                                        "-J-XX:+UseSerialGC", "-cp", JAVA_CLASS_PATH,
+                                        "{cls}.java"),
+                            "run": (*JVM, "-ea", "-cp", JAVA_CLASS_PATH, "{cls}")}),
     Language("kotlin", Family.JVM, ("kt", "kotlin1.9"), (".kt",), "code.kt",
              (*KOTLIN_COMPILER, "code.kt", "-include-runtime", "-d", "code.jar"),
              (*JVM, "-DONLINE_JUDGE", "-jar", "code.jar"), "java", compile_policy="java",
@@ -100,7 +126,7 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
              (*KOTLIN_COMPILER, "-script", "code.kts"), "java", time_factor=2.0,
              artifacts=("code.kts",), version_command=(*KOTLIN_COMPILER, "-version"),
              packages=("kotlin",), script=True, sandboxfusion_only=True),
-    Language("scala", Family.JVM, ("scala2", "scala3"), (".scala",), "code.scala",
+    Language("scala", Family.JVM, ("scala2",), (".scala",), "code.scala",
              (*JVM_COMPILER, "-cp", f"{SCALA_LIB}/scala-compiler.jar:{SCALA_LIB}/scala-library.jar:"
               f"{SCALA_LIB}/scala-reflect.jar", "scala.tools.nsc.Main", "-usejavacp",
               "-nowarn", "code.scala"),
@@ -113,7 +139,8 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
               "code.cs"),
              ("mono", "code.exe"), "mono", compile_policy="mono", time_factor=2.0,
              artifacts=("code.exe",), version_command=("mcs", "--version"),
-             packages=("mono-mcs", "mono-runtime")),
+             packages=("mono-mcs", "mono-runtime"),
+             sandboxfusion={"prepare": add_implicit_usings}),
     Language("rust", Family.NATIVE, ("rs", "rust2021"), (".rs",), "code.rs",
              ("rustc", "--edition=2021", "-O", "--cfg", "ONLINE_JUDGE", "-o", "code.exe",
               "code.rs"),
@@ -124,23 +151,32 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
              ("go", "build", "-o", "code.exe", "code.go"),
              ("./code.exe",), "go", artifacts=("code.exe",),
              version_command=("go", "version"), packages=("golang-go",)),
-    Language("go_test", Family.NATIVE, (), (), "code_test.go", None,
-             ("go", "test", "code_test.go"), "build", artifacts=("code_test.go",),
-             version_command=("go", "version"), packages=("golang-go",), script=True,
+    # `go test` builds the test binary and runs it from /tmp, where nothing may be executed:
+    # the binary is built as the compile step instead (`go test -c`), then run.
+    Language("go_test", Family.NATIVE, (), (), "code_test.go",
+             ("go", "test", "-c", "-o", "code.exe", "code_test.go"), ("./code.exe",), "go",
+             artifacts=("code.exe",), version_command=("go", "version"), packages=("golang-go",),
+             libraries=("golang-github-stretchr-testify-dev",),
+             # Debian's Go libraries (testify) are a GOPATH, not a module cache.
+             env={"GO111MODULE": "off", "GOPATH": "/usr/share/gocode"},
              sandboxfusion_only=True),
-    _script("javascript", ("js", "node", "nodejs", "javascript20"), ".js", ("node",),
-            ("nodejs",), ("node", "--version"), policy="node", family=Family.MANAGED),
+    _script("javascript", ("js", "node", "nodejs"), ".js", ("node",),
+            ("nodejs",), ("node", "--version"), policy="node", family=Family.MANAGED,
+            libraries=("node-lodash",), sandboxfusion={"env": NODE_LIBRARIES}),
     Language("typescript", Family.MANAGED, ("ts",), (".ts",), "code.ts",
              ("node", "-e", TS_TRANSPILE, "code.ts"), ("node", "code.js"), "node",
              compile_policy="node", time_factor=2.0, artifacts=("code.js",),
-             version_command=("tsc", "--version"), packages=("nodejs", "node-typescript")),
+             version_command=("tsc", "--version"), packages=("nodejs", "node-typescript"),
+             libraries=("node-lodash",), sandboxfusion={"env": NODE_LIBRARIES}),
     _script("php", ("php8",), ".php", ("php",), ("php-cli",), ("php", "--version"),
             sandboxfusion={"prepare": ensure_php_tag}),
     _script("ruby", ("rb",), ".rb", ("ruby",), ("ruby",), ("ruby", "--version")),
-    _script("perl", ("pl",), ".pl", ("perl",), ("perl",), ("perl", "--version")),
-    _script("lua", ("lua5.4",), ".lua", ("lua5.4",), ("lua5.4",), ("lua5.4", "-v")),
+    _script("perl", ("pl",), ".pl", ("perl",), ("perl",), ("perl", "--version"),
+            libraries=("libtest-deep-perl", "libdata-compare-perl")),
+    _script("lua", ("lua5.4",), ".lua", ("lua5.4",), ("lua5.4",), ("lua5.4", "-v"),
+            libraries=("lua-unit",)),
     _script("r", ("rscript",), ".R", ("Rscript",), ("r-base-core",), ("Rscript", "--version")),
-    _script("bash", ("sh", "shell", "zsh"), ".sh", ("bash",), ("bash",), ("bash", "--version")),
+    _script("bash", ("sh", "shell"), ".sh", ("bash",), ("bash",), ("bash", "--version")),
     _script("racket", ("rkt", "scheme"), ".rkt", ("racket",), ("racket",),
             ("racket", "--version")),
     Language("haskell", Family.NATIVE, ("hs", "ghc"), (".hs",), "code.hs",
