@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import secrets
 import shutil
+import socket
 import time
 from pathlib import Path
 
@@ -535,3 +537,77 @@ def test_token_in_the_endpoint_url(require_sandbox, tmp_path: Path):
                                                max_attempts=1))
         assert result.run_result.stdout == "42\n"
         assert requests.get(secured.url + "/healthz", timeout=10).status_code == 200
+
+
+# -- tool-use code under the general policy ---------------------------------------------------
+
+TOOL_USE = {
+    "asyncio": "import asyncio\nasync def main():\n    await asyncio.sleep(0.01)\n    return 'ok'\n"
+               "print(asyncio.run(main()))\n",
+    "socketpair": "import socket\na, b = socket.socketpair()\na.sendall(b'ok')\n"
+                  "print(b.recv(2).decode())\n",
+    "multiprocessing": "from multiprocessing import Pool\n\ndef square(x):\n    return x * x\n\n"
+                       "if __name__ == '__main__':\n    with Pool(2) as pool:\n"
+                       "        print('ok' if pool.map(square, range(4)) == [0, 1, 4, 9] else 'no')\n",
+    "localhost_server": (
+        "import http.server, threading, urllib.request\n"
+        "server = http.server.HTTPServer(('localhost', 0), http.server.SimpleHTTPRequestHandler)\n"
+        "threading.Thread(target=server.serve_forever, daemon=True).start()\n"
+        "with urllib.request.urlopen(f'http://localhost:{server.server_port}/') as r:\n"
+        "    print('ok' if r.status == 200 else r.status)\n"
+        "server.shutdown()\n"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TOOL_USE))
+def test_tool_use_code_runs_under_the_general_policy(server, case):
+    """What models write for a tool call (asyncio, socketpair, a process pool over /dev/shm, a
+    server on the run's own localhost) runs through /run_code. Competitive grading keeps the
+    python policy, which has neither internet sockets nor the links POSIX semaphores make."""
+    result = sf.run_code(sf.RunCodeRequest(code=TOOL_USE[case], language="python"),
+                         max_attempts=1)
+    assert result.status == sf.RunStatus.Success, result
+    assert result.run_result.stdout.strip() == "ok", result
+
+
+def test_two_runs_bind_the_same_port_and_reach_nothing_outside(server):
+    """Each run's network namespace is its own: two concurrent runs both serve on one port, and a
+    listener on the host's loopback at that port is not reached."""
+    with socket_listener() as (host_listener, port):
+        program = (
+            "import socket, time\n"
+            f"s = socket.socket(); s.bind(('127.0.0.1', {port})); s.listen()\n"
+            "c = socket.create_connection(('127.0.0.1', s.getsockname()[1]))\n"
+            "peer, _ = s.accept(); c.sendall(b'ok'); print(peer.recv(2).decode())\n"
+            "time.sleep(0.5)\n"
+            "try:\n    socket.create_connection(('10.0.2.2', 80), timeout=1); print('out')\n"
+            "except OSError:\n    print('isolated')\n")
+
+        async def both():
+            request = sf.RunCodeRequest(code=program, language="python")
+            return await asyncio.gather(sf.run_code_async(request, max_attempts=1),
+                                        sf.run_code_async(request, max_attempts=1))
+        for result in asyncio.run(both()):
+            assert result.status == sf.RunStatus.Success, result
+            assert result.run_result.stdout.split() == ["ok", "isolated"], result
+        host_listener.settimeout(0.2)
+        with pytest.raises(OSError):
+            host_listener.accept()
+
+
+def test_the_general_policy_still_refuses_what_every_policy_refuses(server):
+    """Sockets of other families (netlink, packet, vsock) and namespaces stay refused: RF."""
+    for code in ("import socket; socket.socket(socket.AF_NETLINK, socket.SOCK_RAW)",
+                 "import socket; socket.socket(socket.AF_PACKET, socket.SOCK_RAW)",
+                 "import ctypes; ctypes.CDLL(None).unshare(0x40000000)"):
+        body = server.post("/run_code", {"code": code, "language": "python"}).json()
+        assert body["run_result"]["judge_status"] == "RF", (code, body)
+
+
+@contextlib.contextmanager
+def socket_listener():
+    """A listener on the host's loopback, and its port."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        yield listener, listener.getsockname()[1]
