@@ -231,3 +231,29 @@ def test_no_process_outlives_its_run(grader, language):
 @pytest.mark.parametrize("language", sorted(HOSTILE))
 def test_a_crash_is_re(grader, language):
     assert _run(grader, language, HOSTILE[language]["crash"]).run.status == "RE"
+
+
+def test_a_language_whose_toolchain_is_missing_is_refused_cleanly_everywhere(monkeypatch):
+    """The host's shortfall, said in one line: doctor names the packages, grading refuses it
+    (never a verdict), SandboxFusion's endpoint answers a judge failure, eval skips it."""
+    from dataclasses import replace
+
+    from judge import JudgeError
+    from judge.doctor import run_checks
+    from judge.evaluate.generations import Generation
+    from judge.evaluate.samples import _language_of
+    from judge.problems.rules import RULES
+    from judge.service.sandboxfusion import UnsupportedLanguage, resolve_language
+
+    lua = LANGUAGES["lua"]
+    monkeypatch.setitem(LANGUAGES, "lua", replace(lua, run=("no-such-lua", "code.lua")))
+    checks = {c.name: c for c in run_checks()}
+    assert not checks["language lua"].ok and "lua5.4" in checks["language lua"].detail
+    with Grader(slot=next_slot()) as grader, pytest.raises(JudgeError, match="not installed"):
+        grader.grade("print(1)", "lua", scaled_problem("2020A"))
+    with pytest.raises(JudgeError, match="not installed") as refused:
+        resolve_language("lua")
+    assert not isinstance(refused.value, UnsupportedLanguage)
+    with pytest.raises(JudgeError, match="not installed"):
+        _language_of(Generation(row=1, problem_id="x", language="lua", completion="",
+                                code=None, sample_index=None), None, None, RULES["codeforces"])
