@@ -19,9 +19,9 @@ LANGUAGE_PACKAGES = g++ gcc python3 pypy3 openjdk-17-jdk-headless kotlin scala m
 # container fail to start; a drop-in file leaves the user's own containers.conf alone.
 CONTAINERS_CONF = /etc/containers/containers.conf.d/50-judge.conf
 
-.PHONY: setup system containers-conf venv python-envs native test test-fast lint sanitize bench image clean
+.PHONY: setup system containers-conf venv python-envs node-envs native test test-fast lint sanitize bench image clean
 
-setup: system containers-conf venv python-envs
+setup: system containers-conf venv python-envs node-envs
 
 # Installs missing Debian packages when run as root; otherwise only reports them. Container base
 # images that leave out man pages lack man1, where openjdk's postinst links its own.
@@ -58,6 +58,21 @@ venv: $(VENV)/.installed
 python-envs: venv
 	@if [ "$$(id -u)" = 0 ]; then $(PY) -m judge.python_env install; \
 	else $(PY) -m judge.python_env missing; fi
+
+# SandboxFusion's jest runner: jest and babel from npm, pinned by judge/languages/jest's lock
+# file, into /usr/local/lib/judge/node (NODE_RUNTIME in judge/languages/registry.py); about 45 MB,
+# half a minute. Without npm, or not as root, only said: the jest language is then unavailable.
+NODE_RUNTIME = /usr/local/lib/judge/node
+node-envs: system
+	@if ! cmp -s judge/languages/jest/package-lock.json $(NODE_RUNTIME)/.installed; then \
+	  if [ "$$(id -u)" = 0 ] && command -v npm >/dev/null; then \
+	    echo "npm: installing the jest runner into $(NODE_RUNTIME)"; \
+	    rm -rf $(NODE_RUNTIME) && mkdir -p $(NODE_RUNTIME) && \
+	    cp judge/languages/jest/package.json judge/languages/jest/package-lock.json $(NODE_RUNTIME)/ && \
+	    npm ci --prefix $(NODE_RUNTIME) --no-audit --no-fund --loglevel=error >/dev/null && \
+	    cp judge/languages/jest/package-lock.json $(NODE_RUNTIME)/.installed; \
+	  else echo "the jest runner is not installed in $(NODE_RUNTIME) (make setup as root, with npm)" >&2; fi; \
+	fi
 
 native: venv
 	$(PY) setup.py -q build_ext --inplace
@@ -119,4 +134,4 @@ image: setup
 	images/build.sh
 
 clean:
-	rm -rf $(VENV) build *.egg-info judge/_native*.so judge/_bin images/wheels
+	rm -rf $(VENV) build *.egg-info judge/_native*.so judge/_bin images/wheels images/node

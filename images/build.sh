@@ -78,6 +78,16 @@ if ! cmp -s "$wheels/constraints.txt.new" "$wheels/constraints.txt"; then
 fi
 mv "$wheels/constraints.txt.new" "$wheels/constraints.txt"
 
+# --- SandboxFusion's jest runner: npm packages pinned by its lock file, installed on the host ----
+node=images/node
+if ! cmp -s judge/languages/jest/package-lock.json "$node/.installed"; then
+  log "installing the jest runner into $node (npm ci)"
+  rm -rf "$node" && mkdir -p "$node"
+  cp judge/languages/jest/package.json judge/languages/jest/package-lock.json "$node/"
+  npm ci --prefix "$node" --no-audit --no-fund --loglevel=error >/dev/null || die "npm ci of the jest runner failed"
+  cp judge/languages/jest/package-lock.json "$node/.installed"
+fi
+
 # --- the judge image, tagged with a hash of its inputs ----------------------------------------
 inputs=(pyproject.toml setup.py README.md LICENSE native judge images/Containerfile)
 sources=$( { git ls-files -co --exclude-standard -- "${inputs[@]}" 2>/dev/null \

@@ -611,3 +611,40 @@ def socket_listener():
         listener.bind(("127.0.0.1", 0))
         listener.listen()
         yield listener, listener.getsockname()[1]
+
+
+# -- SandboxFusion's test runners, with the libraries its runtime holds ------------------------
+
+RUNNERS = {
+    "pytest": ("def test_sum():\n    assert sum([1, 2]) == {}\n", "3", "4"),
+    "jest": ("import {{ describe, expect, test }} from '@jest/globals';\n"
+             "describe('sum', () => {{ test('adds', () => {{ expect(1 + 2).toBe({}); }}); }});\n",
+             "3", "4"),
+    "junit": ("import org.junit.jupiter.api.Test;\n"
+              "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+              "public class SumTest {{ @Test void adds() {{ assertEquals({}, 1 + 2); }} }}\n",
+              "3", "4"),
+    "go_test": ('package main\nimport (\n\t"testing"\n\t"github.com/stretchr/testify/assert"\n)\n'
+                "func TestSum(t *testing.T) {{ assert.Equal(t, {}, 1+2) }}\n", "3", "4"),
+    "D_ut": ("unittest {{ assert(1 + 2 == {}); }}\nvoid main() {{}}\n", "3", "4"),
+    "kotlin_script": ("check(1 + 2 == {})\nprintln(\"ok\")\n", "3", "4"),
+    "java": ("import org.javatuples.Pair;\npublic class Main {{ public static void main(String[] a)"
+             " {{ assert Pair.with(1, 2).getValue1() == {}; }} }}\n", "2", "3"),
+    "lua": ("local lu = require('luaunit')\nfunction testSum() lu.assertEquals(1 + 2, {}) end\n"
+            "os.exit(lu.LuaUnit.run())\n", "3", "4"),
+    "nodejs": ("const _ = require('lodash');\nrequire('assert').strictEqual(_.sum([1, 2]), {});\n",
+               "3", "4"),
+    "perl": ("use Test::Deep; use Test::More tests => 1;\ncmp_deeply([1 + 2], [{}]);\n", "3", "4"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(RUNNERS))
+def test_sandboxfusions_test_runners_pass_and_fail(server, language):
+    """A passing test file is Success, a failing one Failed (SandboxFusion's `-ea`, the
+    libraries its runtime holds: javatuples, testify, luaunit, lodash, Test::Deep)."""
+    template, good, bad = RUNNERS[language]
+    for value, expected in ((good, sf.RunStatus.Success), (bad, sf.RunStatus.Failed)):
+        request = AnyLanguageRequest(code=template.format(value), language=language,
+                                     compile_timeout=60, run_timeout=60)
+        result = sf.run_code(request, max_attempts=2)
+        assert result.status == expected, (language, value, result)

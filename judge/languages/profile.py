@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import os
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping
@@ -99,8 +100,13 @@ class Language:
 
     @property
     def available(self) -> bool:
+        """Its tool is on the sandbox's PATH and every file its commands name by absolute path
+        (a jar, a compiler's home, jest) exists."""
         tool = (self.compile or self.run)[0]
-        return shutil.which(tool, path=SANDBOX_PATH) is not None
+        named = [part for part in (*(self.compile or ()), *self.run)
+                 if part.startswith("/") and not any(c in part for c in ":{ ")]
+        return (shutil.which(tool, path=SANDBOX_PATH) is not None
+                and all(os.path.exists(path) for path in named))
 
     @functools.cached_property
     def toolchain_version(self) -> str:

@@ -4,6 +4,8 @@ Codeforces has the language (the C++, Python and Java ones are the CF-Div2-Stepf
 published commands), with SandboxFusion's differences in `sandboxfusion`."""
 from __future__ import annotations
 
+import json
+
 from judge.languages.entry import java_class_name, scala_object_name
 from judge.languages.profile import Family, Language
 
@@ -59,6 +61,18 @@ def add_implicit_usings(source: str) -> str:
         head += 1
     usings = " ".join(f"using {namespace};" for namespace in IMPLICIT_USINGS) + "\n"
     return "".join(lines[:head]) + usings + "".join(lines[head:])
+
+# SandboxFusion's jest runner: jest and babel from npm (judge/languages/jest/package-lock.json),
+# which `make setup` installs here; a TypeScript or JavaScript test file, transformed by babel
+# as SandboxFusion's babel.config.js says.
+NODE_RUNTIME = "/usr/local/lib/judge/node/node_modules"
+JEST = f"{NODE_RUNTIME}/jest/bin/jest.js"
+JEST_CONFIG = json.dumps({
+    "rootDir": ".", "modulePaths": [NODE_RUNTIME], "cacheDirectory": "/tmp/jest",
+    "watchman": False,
+    "transform": {r"\.[jt]sx?$": [f"{NODE_RUNTIME}/babel-jest", {"presets": [
+        [f"{NODE_RUNTIME}/@babel/preset-env", {"targets": {"node": "current"}}],
+        f"{NODE_RUNTIME}/@babel/preset-typescript"]}]}})
 
 
 def ensure_php_tag(source: str) -> str:
@@ -163,6 +177,13 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
     _script("javascript", ("js", "node", "nodejs"), ".js", ("node",),
             ("nodejs",), ("node", "--version"), policy="node", family=Family.MANAGED,
             libraries=("node-lodash",), sandboxfusion={"env": NODE_LIBRARIES}),
+    Language("jest", Family.MANAGED, (), (), "code.test.ts", None,
+             # (braces doubled: commands are format strings)
+             ("node", JEST, "--ci", "--runInBand", "--config",
+              JEST_CONFIG.replace("{", "{{").replace("}", "}}")),
+             "node", time_factor=2.0, artifacts=("code.test.ts",),
+             version_command=("node", JEST, "--version"), packages=("nodejs",),
+             env={"FORCE_COLOR": "0"}, script=True, sandboxfusion_only=True),
     Language("typescript", Family.MANAGED, ("ts",), (".ts",), "code.ts",
              ("node", "-e", TS_TRANSPILE, "code.ts"), ("node", "code.js"), "node",
              compile_policy="node", time_factor=2.0, artifacts=("code.js",),
