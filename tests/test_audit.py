@@ -51,7 +51,7 @@ def failures(report: dict, *, real_only: bool = False) -> list[str]:
 
 # -- usage ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("spec", ["cobol", "cpp,brainfuck", "c"])
+@pytest.mark.parametrize("spec", ["cobol", "cpp,brainfuck", "verilog"])
 def test_unknown_or_unsupported_language_is_bad_usage(spec):
     done = judge("audit", "--lang", spec, "--quick")
     assert done.returncode == 2, done.stdout + done.stderr

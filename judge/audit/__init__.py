@@ -12,11 +12,14 @@ from dataclasses import dataclass, field
 from judge import JudgeError
 from judge.audit import host
 from judge.audit.probes import Audit, Probe
-from judge.audit.runner import AUDIT_SLOT, ProbeRunner, broken_switches
+from judge.audit.runner import AUDIT_SLOT, SOURCES, ProbeRunner, broken_switches
 from judge.cpus import idlest_cpu
 from judge.languages import Language, get_language
 
+# What `judge audit` covers by default (and what an evaluation's audit record is of): the
+# benchmark's three languages; the others with a probe program are audited when named.
 AUDIT_LANGUAGES = ("cpp", "python", "java")
+PROBED_LANGUAGES = tuple(SOURCES)
 GROUPS = ("time", "memory", "isolation", "interaction", "stability")
 
 
@@ -59,9 +62,9 @@ def parse_languages(spec: str | None) -> tuple[list[Language], bool]:
     languages: list[Language] = []
     for name in names:
         lang = get_language(name)
-        if lang.name not in AUDIT_LANGUAGES:
+        if lang.name not in PROBED_LANGUAGES:
             raise JudgeError(f"the audit has no probes for {lang.name!r} "
-                             f"(choose from {', '.join(AUDIT_LANGUAGES)})")
+                             f"(choose from {', '.join(PROBED_LANGUAGES)})")
         if lang not in languages:
             languages.append(lang)
     return languages, explicit
@@ -130,4 +133,4 @@ def run_audit(languages: list[Language], *, explicit: bool = True, quick: bool =
 
 
 __all__ = ["AuditReport", "run_audit", "parse_languages", "parse_groups", "languages_here",
-           "AUDIT_LANGUAGES", "GROUPS"]
+           "AUDIT_LANGUAGES", "PROBED_LANGUAGES", "GROUPS"]
