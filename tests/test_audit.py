@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from conftest import scaled
-from judge.audit import host, probes
+from judge.audit import AUDIT_LANGUAGES, PROBED_LANGUAGES, host, parse_languages, probes
 from judge.audit.host import HostFacts
-from judge.audit.runner import PROGRAMS, ProbeRun
+from judge.audit.runner import PROGRAMS, SOURCES, ProbeRun
+from judge.languages import LANGUAGES
 from judge.sandbox import Limits, RunResult
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,6 +57,17 @@ def test_unknown_or_unsupported_language_is_bad_usage(spec):
     done = judge("audit", "--lang", spec, "--quick")
     assert done.returncode == 2, done.stdout + done.stderr
     assert "judge:" in done.stderr
+
+
+def test_all_is_every_language_with_a_probe_program():
+    languages, explicit = parse_languages("all")
+    assert explicit and [lang.name for lang in languages] == list(PROBED_LANGUAGES)
+    assert [lang.name for lang in parse_languages(None)[0]] == list(AUDIT_LANGUAGES)
+    # Every language a submission may be in has one, but Verilog (a simulation can only read
+    # simulated time); every probe program named is there.
+    competitive = {name for name, lang in LANGUAGES.items() if not lang.sandboxfusion_only}
+    assert competitive - set(PROBED_LANGUAGES) == {"verilog"}
+    assert all((PROGRAMS / source).is_file() for source in SOURCES.values())
 
 
 def test_unknown_probe_group_is_bad_usage():
