@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import scaled
-from judge.audit import host, probes
+from conftest import next_slot, scaled
+from judge.audit import AUDIT_LANGUAGES, PROBED_LANGUAGES, host, parse_languages, probes
 from judge.audit.host import HostFacts
-from judge.audit.runner import PROGRAMS, ProbeRun
+from judge.audit.runner import PROGRAMS, SOURCES, ProbeRun, ProbeRunner
+from judge.languages import LANGUAGES, get_language
 from judge.sandbox import Limits, RunResult
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,11 +52,22 @@ def failures(report: dict, *, real_only: bool = False) -> list[str]:
 
 # -- usage ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("spec", ["cobol", "cpp,brainfuck", "c"])
+@pytest.mark.parametrize("spec", ["cobol", "cpp,brainfuck", "verilog"])
 def test_unknown_or_unsupported_language_is_bad_usage(spec):
     done = judge("audit", "--lang", spec, "--quick")
     assert done.returncode == 2, done.stdout + done.stderr
     assert "judge:" in done.stderr
+
+
+def test_all_is_every_language_with_a_probe_program():
+    languages, explicit = parse_languages("all")
+    assert explicit and [lang.name for lang in languages] == list(PROBED_LANGUAGES)
+    assert [lang.name for lang in parse_languages(None)[0]] == list(AUDIT_LANGUAGES)
+    # Every language a submission may be in has one, but Verilog (a simulation can only read
+    # simulated time); every probe program named is there.
+    competitive = {name for name, lang in LANGUAGES.items() if not lang.sandboxfusion_only}
+    assert competitive - set(PROBED_LANGUAGES) == {"verilog"}
+    assert all((PROGRAMS / source).is_file() for source in SOURCES.values())
 
 
 def test_unknown_probe_group_is_bad_usage():
@@ -178,6 +190,66 @@ def test_a_starved_probe_is_inconclusive_not_failed(status, cpu_ms, wall_ms, sta
     result = RunResult(status, None, 9, cpu_ms, wall_ms, 1024, 0, "wall-timer", None)
     run = ProbeRun(result, b"", Limits(time_limit_ms=1000, wall_time_limit_ms=2000), status)
     assert probes._starved(run) is starved
+
+
+# -- every language's probe program, through the grading path --------------------------------------
+
+NEW_LANGUAGES = [name for name in PROBED_LANGUAGES if name not in AUDIT_LANGUAGES]
+SPIN_MS, TOUCH_MB, SLEEP_MS = 150, 64, 300
+
+
+@pytest.fixture(scope="module")
+def probe_runner(require_sandbox):
+    with ProbeRunner(slot=next_slot()) as runner:
+        yield runner
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("name", NEW_LANGUAGES)
+def test_each_languages_probe_does_what_its_modes_say(probe_runner, name):
+    """The probe builds, and graded under generous limits: `cpu MS` uses MS of CPU and says so
+    (the sandbox agrees with its own clock), `mem MB` peaks MB above `mem 0`, and `sleep MS`
+    waits MS of wall time without using CPU."""
+    language = get_language(name)
+    if not language.available:
+        pytest.skip(f"{name}: toolchain not installed")
+    cpu, idle, touch, sleep = probe_runner.run_many(
+        language, [f"cpu {SPIN_MS}", "mem 0", f"mem {TOUCH_MB}", f"sleep {SLEEP_MS}"],
+        time_limit_ms=scaled(5000), memory_limit_mb=256)
+    assert [run.result.status for run in (cpu, idle, touch, sleep)] == ["OK"] * 4, cpu.text
+    assert [run.text.split()[0] for run in (cpu, idle, touch, sleep)] == ["ok"] * 4
+    own = probes._own_cpu(cpu)
+    assert own is not None and own >= SPIN_MS - probes.CLOCK_TICK_MS.get(name, 0.0) - 5
+    assert probes._agrees(cpu.result.cpu_time_ms, own, name), (cpu.result.cpu_time_ms, own)
+    share = probes.MEMORY_RUNTIME_SHARE.get(name, 0.0)
+    grown_mb = (touch.result.memory_kb - idle.result.memory_kb) / 1024
+    assert abs(grown_mb - TOUCH_MB * (1 + share)) <= probes.MEMORY_ERROR_MB + TOUCH_MB * 0.01, \
+        grown_mb
+    assert sleep.result.wall_time_ms >= SLEEP_MS
+    assert sleep.result.wall_time_ms - sleep.result.cpu_time_ms >= SLEEP_MS - 20
+
+
+@pytest.mark.sandbox
+@pytest.mark.slow
+def test_audit_of_other_languages_passes_on_this_machine(require_sandbox, tmp_path):
+    chosen = [name for name in ("go", "javascript", "lua") if get_language(name).available]
+    if not chosen:
+        pytest.skip("none of go, node, lua installed")
+    done = judge("audit", "--lang", ",".join(chosen), "--quick", "--json",
+                 env={"JUDGE_CACHE_DIR": str(tmp_path)})
+    report = report_of(done)
+    assert not list(tmp_path.glob("audit/*.json"))   # not the defaults: not the host's record
+    assert not failures(report, real_only=True), "\n".join(failures(report))
+    if report["inconclusive"]:
+        warnings.warn("judge audit inconclusive on a busy machine: " + "; ".join(failures(report)),
+                      stacklevel=1)
+    else:
+        assert report["ok"] and done.returncode == 0, done.stderr[-3000:]
+    for name in chosen:
+        probed = {(p["group"], p["name"]) for p in report["probes"] if p["language"] == name}
+        assert {("time", "spinner 0.9x TL"), ("time", "spinner 1.1x TL"),
+                ("time", "sleep (wall clock)"), ("memory", "touch 0.9x ML"),
+                ("memory", "touch 1.1x ML")} <= probed
 
 
 # -- the real audit ------------------------------------------------------------------------------

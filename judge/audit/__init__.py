@@ -12,11 +12,16 @@ from dataclasses import dataclass, field
 from judge import JudgeError
 from judge.audit import host
 from judge.audit.probes import Audit, Probe
-from judge.audit.runner import AUDIT_SLOT, ProbeRunner, broken_switches
+from judge.audit.runner import AUDIT_SLOT, SOURCES, ProbeRunner, broken_switches
 from judge.cpus import idlest_cpu
 from judge.languages import Language, get_language
 
+# What `judge audit` covers by default (and what an evaluation's audit record is of): the
+# benchmark's three languages. `--lang all` adds every other language with a probe program,
+# minutes more on a machine with every toolchain.
 AUDIT_LANGUAGES = ("cpp", "python", "java")
+PROBED_LANGUAGES = tuple(SOURCES)
+ALL = "all"
 GROUPS = ("time", "memory", "isolation", "interaction", "stability")
 
 
@@ -53,15 +58,18 @@ class AuditReport:
 
 def parse_languages(spec: str | None) -> tuple[list[Language], bool]:
     """'cpp,python' -> the profiles, and whether the user named them (else: the defaults).
-    Raises JudgeError for a language the audit has no probes for."""
+    'all' is every language with a probe program. Raises JudgeError for a language the audit
+    has no probes for."""
     explicit = bool(spec and spec.strip())
     names = [s.strip() for s in (spec or ",".join(AUDIT_LANGUAGES)).split(",") if s.strip()]
+    if ALL in names:
+        names = [name for name in names if name != ALL] + list(PROBED_LANGUAGES)
     languages: list[Language] = []
     for name in names:
         lang = get_language(name)
-        if lang.name not in AUDIT_LANGUAGES:
+        if lang.name not in PROBED_LANGUAGES:
             raise JudgeError(f"the audit has no probes for {lang.name!r} "
-                             f"(choose from {', '.join(AUDIT_LANGUAGES)})")
+                             f"(choose from {', '.join(PROBED_LANGUAGES)}, or {ALL})")
         if lang not in languages:
             languages.append(lang)
     return languages, explicit
@@ -80,19 +88,27 @@ def parse_groups(spec: str | None) -> list[str]:
     return [g for g in GROUPS if g in names]
 
 
+def wants_every_language(spec: str | None) -> bool:
+    """`--lang all` asks for whatever this machine has: a language without its toolchain is
+    skipped, not failed, as it is for the defaults."""
+    return ALL in [s.strip() for s in (spec or "").split(",")]
+
+
 def run_audit(languages: list[Language], *, explicit: bool = True, quick: bool = False,
               groups: list[str] | None = None, slot: int = AUDIT_SLOT, cpu: int | None = None,
-              progress=None) -> AuditReport:
+              progress=None, skip_missing: bool | None = None) -> AuditReport:
     started = time.perf_counter()
     groups = groups or list(GROUPS)
     facts = host.collect()
     report = AuditReport([lang.name for lang in languages], quick, facts,
                          broken=sorted(broken_switches()))
     usable = []
+    if skip_missing is None:
+        skip_missing = not explicit
     for lang in languages:
         if lang.available:
             usable.append(lang)
-        elif explicit:
+        elif not skip_missing:
             report.probes.append(Probe("toolchain", lang.name, "toolchain installed",
                                        "installed", "not installed", False))
         else:
@@ -130,4 +146,4 @@ def run_audit(languages: list[Language], *, explicit: bool = True, quick: bool =
 
 
 __all__ = ["AuditReport", "run_audit", "parse_languages", "parse_groups", "languages_here",
-           "AUDIT_LANGUAGES", "GROUPS"]
+           "wants_every_language", "AUDIT_LANGUAGES", "PROBED_LANGUAGES", "ALL", "GROUPS"]

@@ -13,7 +13,9 @@ from judge.cli.console import stderr_console, stdout_console
 @app.command("audit")
 def audit_command(
     lang: str | None = typer.Option(None, "--lang", help="Languages to audit, e.g. cpp,python,java "
-                                       "(default: those three, skipping a missing toolchain)."),
+                                       "(default: those three, skipping a missing toolchain), "
+                                       "or all: every language with a probe whose toolchain "
+                                       "is installed."),
     quick: bool = typer.Option(False, "--quick", help="Fewer repetitions and bare comparisons."),
     only: str | None = typer.Option(None, "--only", help="Probe groups: time,memory,isolation,interaction,stability."),
     cpu: int | None = typer.Option(None, "--cpu", help="CPU to pin the audit's slot to "
@@ -21,7 +23,7 @@ def audit_command(
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Run self-timed probes through the grading path; exit 0 only if every probe passes."""
-    from judge.audit import GROUPS, parse_groups, parse_languages, run_audit
+    from judge.audit import GROUPS, parse_groups, parse_languages, run_audit, wants_every_language
     from judge.audit.record import record_outcome
     from judge.audit.report import render
     try:
@@ -33,7 +35,7 @@ def audit_command(
     progress = None if as_json else (lambda message: errors.print(f"[dim]… {message}[/]"))
     try:
         report = run_audit(languages, explicit=explicit, quick=quick, groups=groups, cpu=cpu,
-                           progress=progress)
+                           progress=progress, skip_missing=not explicit or wants_every_language(lang))
     except JudgeError as exc:
         raise fail(str(exc)) from None
     if not explicit and groups == list(GROUPS):
