@@ -648,3 +648,75 @@ def test_sandboxfusions_test_runners_pass_and_fail(server, language):
                                      compile_timeout=60, run_timeout=60)
         result = sf.run_code(request, max_attempts=2)
         assert result.status == expected, (language, value, result)
+
+
+# -- every SandboxFusion language: reads stdin, fails an assertion, runs past run_timeout ------
+# (SandboxFusion's runner tests check these three behaviours per language; these are the
+# judge's own programs for them.)
+
+LANGUAGE_CASES = {
+    "python": ("print(input()[::-1])", "assert 1 == 2", "while True: pass"),
+    "cpp": ("#include <iostream>\n#include <string>\n#include <algorithm>\nint main() { "
+            "std::string s; std::cin >> s; std::reverse(s.begin(), s.end()); std::cout << s; }",
+            "#include <cassert>\nint main() { assert(1 == 2); }", "int main() { for (;;) {} }"),
+    "go": ('package main\nimport "fmt"\nfunc main() { var s string; fmt.Scan(&s); '
+           'r := []rune(s); for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 { r[i], r[j] = r[j], '
+           'r[i] }; fmt.Print(string(r)) }',
+           'package main\nfunc main() { panic("assertion failed") }',
+           "package main\nfunc main() { for {} }"),
+    "java": ("import java.util.*;\npublic class Main { public static void main(String[] a) { "
+             "System.out.print(new StringBuilder(new Scanner(System.in).next()).reverse()); } }",
+             "public class Main { public static void main(String[] a) { assert 1 == 2; } }",
+             "public class Main { public static void main(String[] a) { while (true) {} } }"),
+    "nodejs": ("const s = require('fs').readFileSync(0, 'utf8').trim();\n"
+               "process.stdout.write([...s].reverse().join(''));",
+               "require('assert').strictEqual(1, 2);", "while (true) {}"),
+    "typescript": ("import * as fs from 'fs';\nconst s: string = fs.readFileSync(0, 'utf8').trim();"
+                   "\nprocess.stdout.write([...s].reverse().join(''));",
+                   "import assert from 'assert';\nassert.strictEqual(1, 2);",
+                   "const spin = (): void => { while (true) {} };\nspin();"),
+    "csharp": ("class P { static void Main() { var s = Console.ReadLine().Trim().ToCharArray(); "
+               "Array.Reverse(s); Console.Write(new string(s)); } }",
+               "class P { static void Main() { throw new Exception(\"assertion failed\"); } }",
+               "class P { static void Main() { while (true) {} } }"),
+    "lua": ("io.write(string.reverse(io.read('l')))", "assert(1 == 2)", "while true do end"),
+    "R": ("s <- readLines(file('stdin'), n = 1)\ncat(paste(rev(strsplit(s, '')[[1]]), "
+          "collapse = ''))", "stopifnot(1 == 2)", "repeat {}"),
+    "perl": ("my $s = <STDIN>; chomp $s; print scalar reverse $s;", "die 'assertion failed' "
+             "unless 1 == 2;", "1 while 1;"),
+    "ruby": ("print gets.strip.reverse", "raise 'assertion failed' unless 1 == 2", "loop {}"),
+    "scala": ("object Main { def main(args: Array[String]): Unit = "
+              "print(scala.io.StdIn.readLine().trim.reverse) }",
+              "object Main { def main(args: Array[String]): Unit = assert(1 == 2) }",
+              "object Main { def main(args: Array[String]): Unit = while (true) {} }"),
+    "rust": ("fn main() { let mut s = String::new(); std::io::stdin().read_line(&mut s).unwrap();"
+             " print!(\"{}\", s.trim().chars().rev().collect::<String>()); }",
+             "fn main() { assert_eq!(1, 2); }", "fn main() { loop {} }"),
+    "php": ("echo strrev(trim(fgets(STDIN)));", "<?php\nthrow new AssertionError('1 != 2');",
+            "<?php\nwhile (true) {}"),
+    "bash": ("read s; echo -n \"$s\" | rev", "[ 1 -eq 2 ] || exit 1", "while :; do :; done"),
+    "racket": ("#lang racket/base\n(display (list->string (reverse (string->list (read-line)))))",
+               "#lang racket/base\n(unless (= 1 2) (error \"assertion failed\"))",
+               "#lang racket/base\n(let loop () (loop))"),
+    "kotlin_script": ("print(readLine()!!.trim().reversed())", "check(1 == 2)",
+                      "while (true) {}"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGE_CASES))
+def test_every_sandboxfusion_language_reads_fails_and_times_out(server, language):
+    echo, failing, spinning = LANGUAGE_CASES[language]
+    request = AnyLanguageRequest(code=echo, language=language, stdin="judge\n",
+                                 compile_timeout=60, run_timeout=30)
+    result = sf.run_code(request, max_attempts=2)
+    assert result.status == sf.RunStatus.Success and result.run_result.stdout.strip() == "egduj", \
+        result
+    request = AnyLanguageRequest(code=failing, language=language, compile_timeout=60,
+                                 run_timeout=30)
+    result = sf.run_code(request, max_attempts=2)
+    assert result.status == sf.RunStatus.Failed and result.run_result.return_code != 0, result
+    request = AnyLanguageRequest(code=spinning, language=language, compile_timeout=60,
+                                 run_timeout=1)
+    result = sf.run_code(request, max_attempts=4)
+    assert result.status == sf.RunStatus.Failed, result
+    assert result.run_result.status == sf.CommandRunStatus.TimeLimitExceeded, result
