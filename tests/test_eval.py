@@ -506,14 +506,14 @@ def test_a_checker_that_cannot_judge_stops_the_run_before_judging(tmp_path, audi
 
 
 def test_ungradable_code_counts_as_a_failed_sample(tmp_path, audited_host):
-    """A fenced block without a language tag and a `rust` row are failed samples (UNGRADABLE)
+    """A fenced block without a language tag and a `swift` row are failed samples (UNGRADABLE)
     with their reason, so writing unsupported code never scores better than writing wrong
     code; --lang gives untagged blocks a language; --skip-ungradable leaves them out."""
     data = stepfun_dataset(tmp_path / "cf.jsonl")
     gens = write_jsonl(tmp_path / "gens.jsonl", [
         {"problem_id": "1000A", "language": "python", "code": SUM},
         {"problem_id": "1000A", "completion": f"```\n{SUM}```"},
-        {"problem_id": "1000A", "language": "rust", "code": "fn main() {}"},
+        {"problem_id": "1000A", "language": "swift", "code": "print(1)"},
     ])
 
     def evaluate(*extra):
