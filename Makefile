@@ -82,7 +82,7 @@ native: venv
 test: setup
 	$(PY) -m pytest -q -rs tests
 	JUDGE_CGROUP=none $(PY) -m pytest -q tests/test_sandbox_limits.py \
-	  tests/test_sandbox_hostile.py tests/test_grading.py
+	  tests/test_sandbox_hostile.py tests/test_grading.py tests/test_languages.py
 
 # The edit-test loop: everything but the slow, Java and browser tests (markers in tests/conftest.py).
 test-fast: setup

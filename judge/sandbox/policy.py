@@ -130,6 +130,9 @@ POLICIES: dict[str, Policy] = {policy.name: policy for policy in (
     Policy("mono", tuple(MONO), address_space_limit=False),
     Policy("build", tuple(BUILD + NAME_SERVICE), forks_without_cgroup=True,
            address_space_limit=False, absent=IO_URING),
+    # Compilers that are Java programs and start helpers (kotlinc runs `ldconfig -p`).
+    Policy("jvm-build", tuple(sorted(set(JAVA + BUILD))), socket_families=INET,
+           forks_without_cgroup=True, address_space_limit=False),
     Policy("general", tuple(GENERAL), socket_families=INET, address_space_limit=False,
            absent=IO_URING),
 )}
