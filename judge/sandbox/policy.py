@@ -77,16 +77,13 @@ sched_setscheduler sched_get_priority_max sched_get_priority_min
 # V8 asks for its own capabilities and for memory protection keys (it goes on without them).
 NODE = PYTHON + ["capget", "pkey_alloc", "pkey_free", "pkey_mprotect"]
 
-# Tool-use code sent to SandboxFusion's /run_code: every runtime's set, servers on the run's own
-# loopback (its network namespace has no other interface), POSIX semaphores in /dev/shm (made
-# by link) and file locks.
+# Tool-use code sent to SandboxFusion's /run_code: every runtime's set (servers on the run's own
+# loopback, whose network namespace has no other interface; POSIX semaphores in /dev/shm, made
+# by link; file locks), and the event and batch calls servers use.
 GENERAL = sorted(set(JAVA + BUILD + MONO + NODE) | set("""
-socket connect bind listen accept accept4 getsockname getpeername getsockopt setsockopt shutdown
-sendto recvfrom sendmsg recvmsg sendmmsg recvmmsg flock link linkat symlink symlinkat
-sched_get_priority_max sched_get_priority_min inotify_init inotify_init1 inotify_add_watch
-inotify_rm_watch timerfd_create timerfd_settime timerfd_gettime signalfd signalfd4 pidfd_open
-pidfd_send_signal waitid
-""".split()) - {"chown", "fchown", "fchownat", "lchown"})
+sendmmsg recvmmsg inotify_init timerfd_create timerfd_settime timerfd_gettime signalfd
+signalfd4 pidfd_open pidfd_send_signal
+""".split()))
 
 NUMA_PLACEMENT = ("mbind", "get_mempolicy", "set_mempolicy")
 # Asynchronous I/O rings are always refused; a runtime that tries them first (libuv in Node)
