@@ -48,7 +48,8 @@ def render(result, console: Console) -> None:
 def run_command(
     file: Path = typer.Argument(..., help="The source file to grade."),
     problem: str = typer.Option(..., "--problem", "-p", help="Problem id, e.g. 2020A or pack/<slug>."),
-    lang: str = typer.Option("auto", "--lang", help="auto, cpp, c, python, pypy3 or java."),
+    lang: str = typer.Option("auto", "--lang", help="auto (from the extension) or any name of "
+                             "docs/languages.md: cpp, python, java, rust, go, js, kotlin..."),
     dataset: str | None = typer.Option(None, "--dataset", "-d", help=DATASET_HELP),
     all_tests: bool = typer.Option(False, "--all-tests", help="Run every test, not only up to the first failure."),
     testlib: Path | None = typer.Option(None, "--testlib",
