@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import errno
 import fnmatch
+import functools
 import hashlib
 import json
 import logging
@@ -19,7 +20,9 @@ from pathlib import Path
 from judge import __version__, compile_cache, config
 from judge.cache import judge_cache_dir
 from judge.languages import Language
+from judge.languages.registry import NODE_RUNTIME
 from judge.sandbox import Limits, RunResult, Sandbox, box_files
+from judge.sandbox.slot import SUPERVISOR
 from judge.sandbox.slots import COMMAND
 from judge.sandbox.verdict import describe_end
 from judge.verdicts import Status
@@ -121,12 +124,35 @@ def cache_root() -> Path:
     return judge_cache_dir("compile")
 
 
+# What a compile can see beyond its toolchain's version: the packages installed on the host
+# (headers and libraries: installing a missing one must cure an earlier "no such file" CE), the
+# judge's own language runtimes, and the supervisor that builds the sandbox's view of the host.
+HOST_STATE_FILES = (Path("/var/lib/dpkg/status"), Path(NODE_RUNTIME).parent / ".installed")
+
+
+@functools.cache
+def _host_state(supervisor: Path) -> bytes:
+    digest = hashlib.sha256()
+    for path in (*HOST_STATE_FILES, supervisor):
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"absent")
+    return digest.digest()
+
+
+def host_state() -> bytes:
+    """A digest of what a compile sees of the host; a compile cache entry made under another is
+    never served (docs/design.md §5.3)."""
+    return _host_state(config.current().supervisor or SUPERVISOR)
+
+
 def cache_key(source: bytes, language: Language) -> str:
     h = hashlib.sha256()
     for part in (source, language.name.encode(), language.compile_policy.encode(),
                  json.dumps(language.compile).encode(),
                  json.dumps(language.run).encode(), json.dumps(sorted(language.env.items())).encode(),
-                 language.toolchain_version.encode(),
+                 language.toolchain_version.encode(), host_state(),
                  __version__.encode()):
         h.update(len(part).to_bytes(8, "little"))
         h.update(part)

@@ -109,3 +109,26 @@ def test_a_cache_from_before_the_bookkeeping_is_counted_and_cleaned(make_compile
     assert not any(entry.exists() for entry in old)
     assert new.is_dir()
     assert not stale_staging.exists() and not stale_eviction.exists()
+
+
+def test_a_compile_error_is_not_served_once_the_host_changed(make_compiler, tmp_path,
+                                                             monkeypatch):
+    """A CE for a header the host lacks is cached under what the compile could see (the
+    installed packages, the judge's runtimes, the supervisor): once a package is installed the
+    same code compiles again instead of being served its old CE."""
+    from judge import compiler as compiler_module
+    packages = tmp_path / "dpkg-status"
+    packages.write_text("Package: a\n")
+    monkeypatch.setattr(compiler_module, "HOST_STATE_FILES", (packages,))
+    compiler_module._host_state.cache_clear()
+    compiler = make_compiler(64)
+    code = '#include "judge_absent_header.h"\nint main() {}\n'
+    cpp = get_language("cpp")
+    first = compiler.compile(code, cpp)
+    assert first.status == "CE" and not first.cached, first
+    assert compiler.compile(code, cpp).cached
+    packages.write_text("Package: a\nPackage: libjudge-absent-dev\n")
+    compiler_module._host_state.cache_clear()
+    again = compiler.compile(code, cpp)
+    assert not again.cached, "a CE made before the package was installed was served"
+    compiler_module._host_state.cache_clear()
