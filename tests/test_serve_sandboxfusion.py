@@ -638,15 +638,21 @@ RUNNERS = {
 }
 
 
+def run_in(language: str, code: str, *, stdin: str = "", run_timeout: float = 60,
+           attempts: int = 2) -> sf.RunCodeResponse:
+    """The code through /run_code, with room for a cold JVM or GHC compile."""
+    request = AnyLanguageRequest(code=code, language=language, stdin=stdin, compile_timeout=60,
+                                 run_timeout=run_timeout)
+    return sf.run_code(request, max_attempts=attempts)
+
+
 @pytest.mark.parametrize("language", sorted(RUNNERS))
 def test_sandboxfusions_test_runners_pass_and_fail(server, language):
     """A passing test file is Success, a failing one Failed (SandboxFusion's `-ea`, the
     libraries its runtime holds: javatuples, testify, luaunit, lodash, Test::Deep)."""
     template, good, bad = RUNNERS[language]
     for value, expected in ((good, sf.RunStatus.Success), (bad, sf.RunStatus.Failed)):
-        request = AnyLanguageRequest(code=template.format(value), language=language,
-                                     compile_timeout=60, run_timeout=60)
-        result = sf.run_code(request, max_attempts=2)
+        result = run_in(language, template.format(value))
         assert result.status == expected, (language, value, result)
 
 
@@ -706,17 +712,11 @@ LANGUAGE_CASES = {
 @pytest.mark.parametrize("language", sorted(LANGUAGE_CASES))
 def test_every_sandboxfusion_language_reads_fails_and_times_out(server, language):
     echo, failing, spinning = LANGUAGE_CASES[language]
-    request = AnyLanguageRequest(code=echo, language=language, stdin="judge\n",
-                                 compile_timeout=60, run_timeout=30)
-    result = sf.run_code(request, max_attempts=2)
+    result = run_in(language, echo, stdin="judge\n")
     assert result.status == sf.RunStatus.Success and result.run_result.stdout.strip() == "egduj", \
         result
-    request = AnyLanguageRequest(code=failing, language=language, compile_timeout=60,
-                                 run_timeout=30)
-    result = sf.run_code(request, max_attempts=2)
+    result = run_in(language, failing)
     assert result.status == sf.RunStatus.Failed and result.run_result.return_code != 0, result
-    request = AnyLanguageRequest(code=spinning, language=language, compile_timeout=60,
-                                 run_timeout=1)
-    result = sf.run_code(request, max_attempts=4)
+    result = run_in(language, spinning, run_timeout=1, attempts=4)
     assert result.status == sf.RunStatus.Failed, result
     assert result.run_result.status == sf.CommandRunStatus.TimeLimitExceeded, result
