@@ -22,7 +22,7 @@ from judge.cache import judge_cache_dir
 from judge.languages import Language
 from judge.languages.registry import NODE_RUNTIME
 from judge.sandbox import Limits, RunResult, Sandbox, box_files
-from judge.sandbox.slot import SUPERVISOR
+from judge.sandbox.slot import supervisor_path
 from judge.sandbox.slots import COMMAND
 from judge.sandbox.verdict import describe_end
 from judge.verdicts import Status
@@ -144,7 +144,7 @@ def _host_state(supervisor: Path) -> bytes:
 def host_state() -> bytes:
     """A digest of what a compile sees of the host; a compile cache entry made under another is
     never served (docs/design.md §5.3)."""
-    return _host_state(config.current().supervisor or SUPERVISOR)
+    return _host_state(supervisor_path())
 
 
 def cache_key(source: bytes, language: Language) -> str:

@@ -32,6 +32,11 @@ FAILURE_NOTES = 6
 
 SUPERVISOR = Path(__file__).resolve().parent.parent / "_bin" / "judge-supervisor"
 
+
+def supervisor_path() -> Path:
+    """The supervisor sandboxes start: $JUDGE_SUPERVISOR, else the one built with the package."""
+    return config.current().supervisor or SUPERVISOR
+
 Stdin = None | bytes | str | os.PathLike | int
 Sink = None | str | os.PathLike | int | BinaryIO
 MB = 1 << 20
@@ -133,7 +138,7 @@ class Sandbox:
         self._owner.check()
         if self._process is not None:
             return self
-        supervisor = config.current().supervisor or SUPERVISOR
+        supervisor = supervisor_path()
         if not supervisor.exists():
             raise SandboxError(f"the supervisor is not built ({supervisor}); run `make setup`"
                                if supervisor == SUPERVISOR else
