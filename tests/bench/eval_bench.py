@@ -6,12 +6,27 @@ Shares: compile/run/check are the wall time the graders spent in each phase (Gra
 timings), summed over slots; "grader other" is the rest of grade() (staging, reading outputs);
 "eval overhead" is the slot-time of the judging phases not spent inside grade() (scheduling,
 SQLite commits, progress), i.e. jobs x phase wall - sum of grade times.
+
+CPU per sample: each evaluation runs in a process of its own, as `judge eval` does; its whole
+CPU (the process from its start, all its threads, imports and problem loading included, plus
+every child it reaped: the supervisors and, through them, everything they ran) is split into
+the programs themselves (the tests' reported CPU, re-runs included), the compiles (the CPU of
+the runs made to compile, checkers included), and the rest, the judge's own: its Python
+process ("python", the in-process checkers included), the supervisors' own CPU, each run's
+set-up before execve, the jury's programs (custom checkers, interactors) and the judge's own
+subprocesses (toolchain version probes); see cpu_split. Per test: divided by the tests run.
 """
 from __future__ import annotations
 
 import json
+import os
+import resource
+import subprocess
+import sys
 import tempfile
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from rich.table import Table
@@ -42,16 +57,133 @@ def generations(path: Path) -> int:
     return len(rows)
 
 
-def measure(gens: Path, jobs: int, cache: Path) -> dict:
+def _cpu_ms(who: int) -> float:
+    usage = resource.getrusage(who)
+    return (usage.ru_utime + usage.ru_stime) * 1e3
+
+
+def _supervisor_ms(pid: int) -> tuple[float, float]:
+    """A live supervisor's own CPU and its live helpers' (its spawner: ns in
+    /proc/PID/task/*/schedstat), and that of the children they reaped (their runs: clock ticks
+    in /proc/PID/stat), in ms."""
+    own, reaped = 0.0, 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            own += int((task / "schedstat").read_text().split()[0]) / 1e6
+            for child in (task / "children").read_text().split():
+                theirs = _supervisor_ms(int(child))
+                own, reaped = own + theirs[0], reaped + theirs[1]
+        except (OSError, ValueError, IndexError):
+            pass
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        reaped += (int(fields[13]) + int(fields[14])) * 1e3 / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        pass
+    return own, reaped
+
+
+@contextmanager
+def cpu_accounting():
+    """Counts, over every grading (re-runs included), the tests run and their programs' reported
+    CPU (`programs_ms`, `tests`); the CPU of the runs made inside Compiler._build (`compile_ms`:
+    the compiles, the checkers' included); of every run (`runs_ms`) and of each run's set-up
+    before execve (`setup_ms`); and each supervisor's own CPU and its runs', read as it is
+    closed (`supervisors_ms`, `supervised_ms`)."""
+    from judge.compiler import Compiler
+    from judge.grade import Grader
+    from judge.sandbox import Sandbox
+    build, finish, grade, end = Compiler._build, Sandbox._finish, Grader.grade, Sandbox._end
+    inside = threading.local()
+    spent = dict.fromkeys(("programs_ms", "tests", "compile_ms", "runs_ms", "setup_ms",
+                           "supervisors_ms", "supervised_ms"), 0.0)
+    lock = threading.Lock()
+
+    def counted_build(self, *args, **kwargs):
+        inside.on = True
+        try:
+            return build(self, *args, **kwargs)
+        finally:
+            inside.on = False
+
+    def counted_finish(self, *args, **kwargs):
+        result = finish(self, *args, **kwargs)
+        with lock:
+            spent["runs_ms"] += result.cpu_time_ms
+            spent["setup_ms"] += result.setup_cpu_ms
+            if getattr(inside, "on", False):
+                spent["compile_ms"] += result.cpu_time_ms
+        return result
+
+    def counted_grade(self, *args, **kwargs):
+        result = grade(self, *args, **kwargs)
+        with lock:
+            spent["tests"] += len(result.tests)
+            spent["programs_ms"] += sum(t.cpu_time_ms for t in result.tests)
+        return result
+
+    def counted_end(self, *args, **kwargs):
+        if self._process is not None:
+            own, reaped = _supervisor_ms(self._process.pid)
+            with lock:
+                spent["supervisors_ms"] += own
+                spent["supervised_ms"] += reaped
+        return end(self, *args, **kwargs)
+    Compiler._build, Sandbox._finish = counted_build, counted_finish   # type: ignore[method-assign]
+    Grader.grade, Sandbox._end = counted_grade, counted_end            # type: ignore[method-assign]
+    try:
+        yield spent
+    finally:
+        Compiler._build, Sandbox._finish = build, finish   # type: ignore[method-assign]
+        Grader.grade, Sandbox._end = grade, end            # type: ignore[method-assign]
+
+
+def _reap_supervisors(timeout_s: float = 30.0) -> None:
+    """Waits for the supervisors closed without waiting, so that their CPU (and their runs')
+    is in RUSAGE_CHILDREN."""
+    from judge.sandbox import slot
+    deadline = time.monotonic() + timeout_s
+    while True:
+        slot._reap_lingering()
+        with slot._LINGERING_LOCK:
+            if not slot._LINGERING or time.monotonic() > deadline:
+                return
+        time.sleep(0.01)
+
+
+def cpu_split(samples: int, python_ms: float, children_ms: float, spent: dict) -> dict:
+    """Milliseconds of CPU per sample and per test run: the programs, the compiles, and the
+    judge's own: its Python process (the in-process checkers included), the supervisors' own
+    CPU, each run's set-up before execve, the jury's programs (custom checkers, interactors),
+    and the processes the judge started itself (toolchain version probes, git). What the
+    supervisors' runs took beyond their reported CPU (a program's exit after its figures were
+    read) is the programs', shown apart ("unreported")."""
+    n = max(samples, 1)
+    jury_ms = max(spent["runs_ms"] - spent["programs_ms"] - spent["compile_ms"], 0.0)
+    unreported_ms = max(spent["supervised_ms"] - spent["runs_ms"] - spent["setup_ms"], 0.0)
+    probes_ms = max(children_ms - spent["supervisors_ms"] - spent["supervised_ms"], 0.0)
+    judge_ms = python_ms + spent["supervisors_ms"] + spent["setup_ms"] + jury_ms + probes_ms
+    return {"tests": spent["tests"], "programs_ms": spent["programs_ms"] / n,
+            "unreported_ms": unreported_ms / n, "compile_ms": spent["compile_ms"] / n,
+            "python_ms": python_ms / n, "supervisors_ms": spent["supervisors_ms"] / n,
+            "setup_ms": spent["setup_ms"] / n, "jury_ms": jury_ms / n, "probes_ms": probes_ms / n,
+            "judge_ms": judge_ms / n, "judge_per_test_ms": judge_ms / max(spent["tests"], 1)}
+
+
+def evaluate_here(gens: Path, jobs: int, cache: Path) -> dict:
+    """One evaluation in this process, as `judge eval` makes it in its own: its figures, and
+    the CPU it took from the start of the process (imports and the problems' loading
+    included) split by cpu_split."""
     from judge.evaluate.runner import evaluate
     from judge.evaluate.tasks import EvalConfig
-    with config.overridden(cache_dir=Path(cache)), \
+    with config.overridden(cache_dir=Path(cache)), cpu_accounting() as spent, \
             tempfile.TemporaryDirectory(prefix="eval-bench-") as out:
         started = time.perf_counter()
         # judging is measured, not the audit
         result = evaluate(EvalConfig(generations=gens, jobs=jobs, out=Path(out),
                                      progress=False, allow_unaudited=True))
         wall = time.perf_counter() - started
+        _reap_supervisors()
     stats = result.stats
     judging_ms = sum(stats.get("phase_wall_ms", {}).values())
     slot_ms = sum(stats["phase_wall_ms"][p] * stats["slots"][p] for p in stats.get("phase_wall_ms", {}))
@@ -64,7 +196,17 @@ def measure(gens: Path, jobs: int, cache: Path) -> dict:
                    "grader other": max(grade - comp - run - check, 0.0) / slot_ms,
                    "eval overhead": max(slot_ms - grade, 0.0) / slot_ms},
         "verdicts": result.summary["verdicts"],
+        "cpu": cpu_split(len(result.samples), _cpu_ms(resource.RUSAGE_SELF),
+                         _cpu_ms(resource.RUSAGE_CHILDREN), spent),
     }
+
+
+def measure(gens: Path, jobs: int, cache: Path) -> dict:
+    """evaluate_here in a process of its own (python -m tests.bench.eval_bench)."""
+    out = subprocess.run([sys.executable, "-m", "tests.bench.eval_bench", str(gens), str(jobs),
+                          str(cache)], cwd=ROOT, capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return json.loads(out.stdout.splitlines()[-1])
 
 
 def javac_ab(console, programs: int = 8) -> None:
@@ -119,6 +261,16 @@ def run(console) -> list[dict]:
                                                                    "grader other", "eval overhead")])
     console.print(table)
     console.print(f"verdicts: {results[-1]['verdicts']}")
+    cpu = Table(title="CPU per sample (ms): the programs, the compiles, and the judge's own")
+    for col in ("jobs", "cache", "programs", "unreported", "compiles", "python", "supervisors",
+                "set-up", "jury", "probes", "judge", "judge per test"):
+        cpu.add_column(col, justify="right")
+    for m in results:
+        c = m["cpu"]
+        cpu.add_row(str(m["jobs"]), m["cache"], *[f"{c[k]:.1f}" for k in (
+            "programs_ms", "unreported_ms", "compile_ms", "python_ms", "supervisors_ms",
+            "setup_ms", "jury_ms", "probes_ms", "judge_ms", "judge_per_test_ms")])
+    console.print(cpu)
     for cache in ("cold", "warm"):
         one = next(m for m in results if m["jobs"] == 1 and m["cache"] == cache)
         two = next(m for m in results if m["jobs"] == 2 and m["cache"] == cache)
@@ -127,5 +279,8 @@ def run(console) -> list[dict]:
 
 
 if __name__ == "__main__":
-    from rich.console import Console
-    run(Console())
+    if len(sys.argv) == 4:      # one evaluation, from measure()
+        print(json.dumps(evaluate_here(Path(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3]))))
+    else:
+        from rich.console import Console
+        run(Console())
