@@ -1,5 +1,5 @@
-"""Problems: the CF-Div2-Stepfun loader (through `datasets`), the embedded pack, the registry,
-the pack's sources and `judge problems list|show`."""
+"""Problems: the CF-Div2-Stepfun loader (through `datasets`), the embedded pack (its rows read
+with pyarrow), the registry, the pack's sources and `judge problems list|show`."""
 from __future__ import annotations
 
 import gzip
@@ -20,6 +20,8 @@ from judge import JudgeError  # noqa: E402
 from judge.problems import registry, stepfun  # noqa: E402
 from judge.problems.model import Problem  # noqa: E402
 from judge.problems.model import TestCase as Case
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SCHEMA = pa.schema([
     ("id", pa.int64()),
@@ -243,9 +245,12 @@ def test_pack_is_small_and_in_the_schema():
     assert schema.field("test_cases").type == SCHEMA.field("test_cases").type
 
 
-def test_pack_loads_through_the_same_code_path(spy_load_dataset):
+def test_pack_rows_are_read_without_datasets_into_the_same_problems(spy_load_dataset):
     registry.clear_cache()
     problems = registry.list_problems()
+    assert not spy_load_dataset          # pyarrow alone reads the pack's rows
+    # ... which are the rows `datasets` reads, through the same row conversion.
+    assert problems == stepfun.load_stepfun(str(registry.PACK_FILE))
     assert spy_load_dataset and spy_load_dataset[0][0][0] == "parquet"
     ids = [p.id for p in problems]
     assert "codeforces/2020A" in ids
@@ -259,6 +264,16 @@ def test_pack_loads_through_the_same_code_path(spy_load_dataset):
     for p in problems:
         assert p.tests and p.time_limit_ms > 0 and p.memory_limit_mb > 0 and p.title
         assert all(isinstance(t.input, bytes) and isinstance(t.output, bytes) for t in p.tests)
+
+
+def test_looking_up_a_pack_problem_does_not_import_datasets():
+    """`datasets` costs most of a second of CPU to import: every command that looks a pack
+    problem up (judge run, judge eval on the pack) would pay it."""
+    code = ("import sys; from judge.problems import registry; "
+            "assert registry.resolve('two-sum').tests; "
+            "assert 'datasets' not in sys.modules, 'datasets was imported'")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT,
+                   env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 def test_pack_2020A_answers_are_digit_sums():
@@ -316,8 +331,10 @@ def test_resolve_in_a_dataset_then_the_pack_and_cache(tmp_path, monkeypatch):
     path = write_parquet(tmp_path / "mine.parquet", rows(2))
     registry.clear_cache()
     calls = []
-    real = registry.load_stepfun
+    real, real_pack = registry.load_stepfun, registry.load_parquet_file
     monkeypatch.setattr(registry, "load_stepfun", lambda src: calls.append(src) or real(src))
+    monkeypatch.setattr(registry, "load_parquet_file",
+                        lambda src: calls.append(str(src)) or real_pack(src))
     assert registry.resolve("1901B", str(path)).time_limit_ms == 1001
     assert registry.resolve("codeforces/1900B", str(path)).id == "codeforces/1900B"
     assert registry.resolve("2020A", str(path)).id == "codeforces/2020A"  # falls back to pack

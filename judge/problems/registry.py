@@ -12,7 +12,7 @@ from pathlib import Path
 
 from judge import JudgeError
 from judge.problems.model import Problem
-from judge.problems.stepfun import load_stepfun
+from judge.problems.stepfun import load_parquet_file, load_stepfun
 
 PACK_DIR = Path(__file__).resolve().parent / "pack"
 PACK_FILE = PACK_DIR / "pack.parquet"
@@ -41,7 +41,7 @@ def _load(dataset: str | None) -> tuple[list[Problem], dict[str, Problem]]:
         if key == str(PACK_FILE) and not PACK_FILE.is_file():
             raise JudgeError(f"the embedded problem pack is missing ({PACK_FILE}); reinstall judge "
                              f"or run problems/pack/build_pack.py (in the source tree)")
-        problems = load_stepfun(key)
+        problems = load_parquet_file(PACK_FILE) if key == str(PACK_FILE) else load_stepfun(key)
         entry = (problems, {p.id: p for p in problems})
         _cache[key] = entry
         return entry
