@@ -56,9 +56,9 @@ class Language:
     env: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
     # The class a source names for its compiler and runtime (Java's public class); None: none.
     main_class: Callable[[str], str] | None = field(default=None, compare=False)
-    # A header most submissions include, precompiled once with header_flags (the compile's
+    # Headers submissions include first, each precompiled once with header_flags (the compile's
     # flags that shape code, not linking) and found first on every compile's include path.
-    precompiled_header: str | None = None
+    precompiled_headers: tuple[str, ...] = ()
     header_flags: tuple[str, ...] = ()
     # The compiler is a Java program whose classes an archive made once can hold (javac).
     compiler_archive: bool = False

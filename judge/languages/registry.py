@@ -11,6 +11,7 @@ from judge.languages.profile import Family, Language
 
 CPP_FLAGS = ("-fno-asm", "-fsanitize=bounds", "-fno-sanitize-recover=bounds", "-static", "-O2",
              "-DONLINE_JUDGE")
+CPP_HEADER_FLAGS = ("-std=c++20", *(f for f in CPP_FLAGS if f != "-static"))
 
 # Python has no build step in the benchmark's recipe; the compile step only parses the source so
 # that a syntax error is a compile error (CE), the way online judges report it.
@@ -99,8 +100,7 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
              ("g++", "-std=c++20", *CPP_FLAGS, "-o", "code.exe", "code.cpp"),
              ("./code.exe",), "native", artifacts=("code.exe",),
              version_command=("g++", "--version"), packages=("g++",),
-             precompiled_header="bits/stdc++.h",
-             header_flags=("-std=c++20", *(f for f in CPP_FLAGS if f != "-static"))),
+             precompiled_headers=("bits/stdc++.h",), header_flags=CPP_HEADER_FLAGS),
     Language("c", Family.NATIVE, ("h", "gnu17", "c11", "c17"), (".c",), "code.c",
              ("gcc", "-std=gnu17", *CPP_FLAGS, "-o", "code.exe", "code.c", "-lm"),
              ("./code.exe",), "native", artifacts=("code.exe",),
