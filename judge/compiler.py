@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import errno
+import fcntl
 import fnmatch
 import functools
 import hashlib
@@ -282,8 +283,18 @@ class Compiler:
             return self._pch[key]
         self._pch[key] = None
         root = self.cache.parent / "pch" / key
-        if not root.exists() and not self._build_prepared(language, root, steps, policy):
-            return None
+        if not root.exists():
+            root.parent.mkdir(parents=True, exist_ok=True)
+            # Every slot of a server warms up at once: one builds, the others wait for it.
+            lock = os.open(root.parent / f"{key}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
+                           0o600)
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if not root.exists() and not self._build_prepared(language, root, steps,
+                                                                    policy):
+                    return None
+            finally:
+                os.close(lock)
         self._pch[key] = root
         return root
 
@@ -291,7 +302,6 @@ class Compiler:
                         policy: str) -> bool:
         """Runs `steps` in one sandbox whose box is a staging directory, keeps only their
         products, and publishes it as `root`; a step that fails is left out (and logged)."""
-        root.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=compile_cache.STAGING_PREFIX, dir=root.parent))
         _make_world_accessible(staging)
         built: set[Path] = set()
