@@ -132,3 +132,13 @@ def test_a_compile_error_is_not_served_once_the_host_changed(make_compiler, tmp_
     again = compiler.compile(code, cpp)
     assert not again.cached, "a CE made before the package was installed was served"
     compiler_module._host_state.cache_clear()
+
+
+def test_the_slots_of_a_server_share_the_cache(make_compiler):
+    """Each slot has its own Compiler and sandboxes, over one cache directory: a program built
+    on one slot is a hit on every other."""
+    first, second = make_compiler(64), make_compiler(64)
+    built = first.compile("print('shared')\n", PYTHON)
+    hit = second.compile("print('shared')\n", PYTHON)
+    assert built.status == hit.status == "OK" and not built.cached and hit.cached
+    assert entry_of(hit) == entry_of(built)
