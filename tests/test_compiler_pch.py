@@ -177,6 +177,20 @@ def test_slots_warming_up_together_build_the_headers_once(require_sandbox, tmp_p
     assert sum(record.getMessage().startswith("built ") for record in caplog.records) == 1
 
 
+def test_a_header_that_cannot_be_built_is_left_out(require_sandbox, tmp_path, caplog):
+    """The others are kept, and a compile goes on without it."""
+    partly = dataclasses.replace(RUN_CODE, precompiled_headers=("cstdio", "no/such/header"))
+    with config.overridden(precompiled_headers=True), \
+            Compiler(slot=next_slot(), cache=tmp_path / "compile") as compiler:
+        pch = compiler.precompiled_header(partly)
+        assert pch is not None
+        assert [p.name for p in pch.rglob("*") if p.is_file()] == ["cstdio.gch"]
+        assert "building no/such/header.gch for cpp failed" in caplog.text
+        result = compiler.compile("#include <cstdio>\nint main() { std::puts(\"x\"); }\n",
+                                  partly)
+        assert result.status == "OK", result.log
+
+
 def test_the_cache_key_covers_the_precompiled_headers(configure):
     """Which headers a compile finds precompiled, and whether it finds any ($JUDGE_NO_PCH)."""
     source = b"int main() {}\n"
