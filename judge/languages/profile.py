@@ -108,14 +108,22 @@ class Language:
         return (shutil.which(tool, path=SANDBOX_PATH) is not None
                 and all(os.path.exists(path) for path in named))
 
-    @functools.cached_property
+    @property
     def toolchain_version(self) -> str:
         """The version line of the toolchain, part of every compile cache key."""
-        if not self.version_command:
-            return ""
-        try:
-            out = subprocess.run(self.version_command, capture_output=True, text=True, timeout=30,
-                                 env={"PATH": SANDBOX_PATH})
-            return (out.stdout + out.stderr).strip().splitlines()[0]
-        except (OSError, subprocess.TimeoutExpired, IndexError):
-            return "unknown"
+        return _version_line(self.version_command)
+
+
+@functools.cache
+def _version_line(command: tuple[str, ...]) -> str:
+    """Asked once a process per command, not per record: a flavoured record, or one with its
+    time factor overridden, is a new copy (SandboxFusion's, for every /run_code), and `javac
+    -version` alone starts a JVM (0.14 s)."""
+    if not command:
+        return ""
+    try:
+        out = subprocess.run(command, capture_output=True, text=True, timeout=30,
+                             env={"PATH": SANDBOX_PATH})
+        return (out.stdout + out.stderr).strip().splitlines()[0]
+    except (OSError, subprocess.TimeoutExpired, IndexError):
+        return "unknown"
