@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import errno
+import fcntl
 import fnmatch
 import functools
 import hashlib
@@ -10,10 +11,9 @@ import logging
 import os
 import shutil
 import signal
-import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,6 +108,15 @@ public class Main {
 
 
 @dataclass(frozen=True)
+class PrepareStep:
+    """One command of a prepared directory's build (the precompiled headers, javac's archive):
+    `argv`, run in it once `files` are written there, makes `product` (a path inside it)."""
+    argv: tuple[str, ...]
+    product: Path
+    files: Mapping[str, str]
+
+
+@dataclass(frozen=True)
 class CompileResult:
     status: str              # "OK", "CE" or "SE"
     log: str                 # the compiler's messages (truncated)
@@ -148,9 +157,13 @@ def host_state() -> bytes:
 
 
 def cache_key(source: bytes, language: Language) -> str:
+    """The compile's inputs: with the precompiled headers the compile reads (their headers and
+    flags; what is in them is the toolchain's, whose version is here too)."""
+    headers = language.precompiled_headers if config.current().precompiled_headers else ()
     h = hashlib.sha256()
     for part in (source, language.name.encode(), language.compile_policy.encode(),
                  json.dumps(language.compile).encode(),
+                 json.dumps([headers, language.header_flags]).encode(),
                  json.dumps(language.run).encode(), json.dumps(sorted(language.env.items())).encode(),
                  language.toolchain_version.encode(), host_state(),
                  __version__.encode()):
@@ -182,20 +195,6 @@ def _ran_out_of_room(run: RunResult, log: str, box_fd: int) -> bool:
             or any(message in log for message in OUT_OF_ROOM_MESSAGES))
 
 
-def _header_path(header: str, flags: tuple[str, ...]) -> str | None:
-    """Where g++ finds `header` (e.g. bits/stdc++.h) with these flags."""
-    try:
-        out = subprocess.run(["g++", *flags, "-x", "c++", "-H", "-E", "-o", "/dev/null", "-"],
-                             input=f"#include <{header}>\n", capture_output=True, text=True,
-                             timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    for line in out.stderr.splitlines():
-        if line.startswith(". ") and line.endswith(header):
-            return line[2:].strip()
-    return None
-
-
 class Compiler:
     """Builds submissions in a sandbox slot whose /box is a tmpfs the size of the artifact limit
     ($JUDGE_ARTIFACT_LIMIT_MB): the kernel bounds what one compile can write, in bytes and in
@@ -213,7 +212,7 @@ class Compiler:
         self.artifact_limit_mb = settings.artifact_limit_mb
         self.cache_cap_mb = settings.compile_cache_mb
         self._sandboxes: dict[tuple, Sandbox] = {}
-        self._pch: dict[tuple[str, str], Path | None] = {}
+        self._pch: dict[str, Path | None] = {}
 
     def _sandbox(self, policy: str, binds: tuple = ()) -> Sandbox:
         key = (policy, binds)
@@ -235,23 +234,27 @@ class Compiler:
         self.close()
 
     def precompiled_header(self, language: Language) -> Path | None:
-        """The language's precompiled header (bits/stdc++.h for C++) built with exactly its
-        header flags, or None.
+        """The directory of the language's precompiled headers (bits/stdc++.h, and for
+        SandboxFusion's C++ also <iostream> and the other headers code includes first), each
+        built with exactly its header flags, or None.
 
-        Most model-written C++ includes it; with the .gch found first on the include path a
-        compile takes a fraction of the time and produces the same code. g++ checks that the
-        flags match and silently falls back to the real header when they do not."""
-        if language.precompiled_header is None or not config.current().precompiled_headers:
+        With a .gch found first on the include path a compile takes a fraction of the time and
+        produces the same code. g++ uses one only for the first #include, and checks that the
+        flags and the macros the header tests match; otherwise it silently reads the real
+        header. Each is built from a one-line source that includes it, named as a submission's
+        source: the header is then read as the system header it is, and a diagnostic inside it
+        names the same chain of includes as without it ("from code.cpp:1")."""
+        if not language.precompiled_headers or not config.current().precompiled_headers:
             return None
-        flags = language.header_flags
-        relative = Path(language.precompiled_header)
-        gch = relative.parent / (relative.name + ".gch")
-
-        def argv() -> list[str] | None:
-            header = _header_path(language.precompiled_header or "", flags)
-            return None if header is None else ["g++", *flags, "-x", "c++-header", "-o",
-                                                 gch.name, header]
-        return self._prepared(language, "header", [flags], gch, argv, "build", {})
+        assert language.compile is not None, "a header is precompiled by the compiler"
+        wrapper = language.file_name("")
+        steps = [PrepareStep((language.compile[0], *language.header_flags, "-x", "c++-header",
+                              "-o", f"{header}.gch", wrapper),
+                             Path(f"{header}.gch"), {wrapper: f"#include <{header}>\n"})
+                 for header in language.precompiled_headers]
+        return self._prepared(language, "headers",
+                              [language.header_flags, language.precompiled_headers], steps,
+                              "build")
 
     def compiler_archive(self, language: Language) -> Path | None:
         """A class-data archive of the compiler's own classes (javac, a Java program), made by
@@ -263,52 +266,69 @@ class Compiler:
         source = JAVAC_WARM_UP
         command = language.compile_argv(source)
         assert command is not None, "an archive is made by the compiler"
+        step = PrepareStep((command[0], f"-J-XX:ArchiveClassesAtExit={JAVAC_ARCHIVE}",
+                            *command[1:]), Path(JAVAC_ARCHIVE),
+                           {language.file_name(source): source})
+        return self._prepared(language, "archive", [command, source], [step],
+                              language.compile_policy)
 
-        def argv() -> list[str]:
-            return [command[0], f"-J-XX:ArchiveClassesAtExit={JAVAC_ARCHIVE}", *command[1:]]
-        return self._prepared(language, "archive", [command, source], Path(JAVAC_ARCHIVE), argv,
-                              language.compile_policy, {language.file_name(source): source})
-
-    def _prepared(self, language: Language, kind: str, key_parts: list, product: Path,
-                  argv: Callable[[], list[str] | None], policy: str,
-                  files: dict[str, str]) -> Path | None:
-        """The directory holding `product`, which `argv` builds once per toolchain version and
-        `key_parts` in the compile sandbox (from `files`), kept beside the compile cache; None
-        when it cannot be built (compiles then go without it)."""
-        memo = (language.name, kind)
-        if memo in self._pch:
-            return self._pch[memo]
-        self._pch[memo] = None
+    def _prepared(self, language: Language, kind: str, key_parts: list,
+                  steps: list[PrepareStep], policy: str) -> Path | None:
+        """The directory holding the products of `steps`, built once per toolchain version and
+        `key_parts` in the compile sandbox and kept beside the compile cache; None when none
+        of them can be built (compiles then go without)."""
         key = hashlib.sha256(json.dumps([kind, key_parts, language.toolchain_version])
                              .encode()).hexdigest()[:16]
+        if key in self._pch:
+            return self._pch[key]
+        self._pch[key] = None
         root = self.cache.parent / "pch" / key
-        if not (root / product).exists():
-            command = argv()
-            if command is None:
-                return None
+        if not root.exists():
             root.parent.mkdir(parents=True, exist_ok=True)
-            staging = Path(tempfile.mkdtemp(prefix=compile_cache.STAGING_PREFIX, dir=root.parent))
-            build_dir = staging / product.parent
-            build_dir.mkdir(parents=True, exist_ok=True)
-            for directory in reversed([product.parent, *product.parent.parents]):
-                _make_world_accessible(staging / directory)
-            for name, text in files.items():
-                (build_dir / name).write_text(text)
-            with Sandbox(box=build_dir, policy=policy, slot=self.slot, cpu=self.cpu,
-                         box_writable=True, tmp_size_mb=512) as sandbox:
-                run = sandbox.run(command, compile_limits(PCH_FILE_SIZE_MB))
-            if run.status != Status.OK or not (build_dir / product.name).exists():
-                logger.warning("building %s for %s failed (%s); compiles go without it",
-                               product, language.name, run.status)
-                shutil.rmtree(staging, ignore_errors=True)
-                return None
-            for leftover in build_dir.iterdir():     # the inputs and by-products: not kept
-                if leftover.name != product.name:
-                    shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
-            logger.info("built %s for %s into %s", product, language.name, root)
-            compile_cache.publish(staging, root)
-        self._pch[memo] = root
+            # Every slot of a server warms up at once: one builds, the others wait for it.
+            lock = os.open(root.parent / f"{key}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
+                           0o600)
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if not root.exists() and not self._build_prepared(language, root, steps,
+                                                                    policy):
+                    return None
+            finally:
+                os.close(lock)
+        self._pch[key] = root
         return root
+
+    def _build_prepared(self, language: Language, root: Path, steps: list[PrepareStep],
+                        policy: str) -> bool:
+        """Runs `steps` in one sandbox whose box is a staging directory, keeps only their
+        products, and publishes it as `root`; a step that fails is left out (and logged)."""
+        staging = Path(tempfile.mkdtemp(prefix=compile_cache.STAGING_PREFIX, dir=root.parent))
+        _make_world_accessible(staging)
+        built: set[Path] = set()
+        with Sandbox(box=staging, policy=policy, slot=self.slot, cpu=self.cpu,
+                     box_writable=True, tmp_size_mb=512) as sandbox:
+            for step in steps:
+                for directory in reversed(step.product.parents[:-1]):
+                    (staging / directory).mkdir(exist_ok=True)
+                    _make_world_accessible(staging / directory)
+                for name, text in step.files.items():
+                    (staging / name).write_text(text)
+                run = sandbox.run(list(step.argv), compile_limits(PCH_FILE_SIZE_MB))
+                if run.status == Status.OK and (staging / step.product).is_file():
+                    built.add(step.product)
+                else:
+                    logger.warning("building %s for %s failed (%s); compiles go without it",
+                                   step.product, language.name, run.status)
+        if not built:
+            shutil.rmtree(staging, ignore_errors=True)
+            return False
+        for leftover in staging.rglob("*"):     # the inputs and by-products: not kept
+            if leftover.is_file() and leftover.relative_to(staging) not in built:
+                leftover.unlink()
+        logger.info("built %s for %s into %s", ", ".join(map(str, sorted(built))),
+                    language.name, root)
+        compile_cache.publish(staging, root)
+        return True
 
     def compile(self, source: str, language: Language, binds: tuple = (),
                 bound_content: bytes = b"", time_limit_ms: int | None = None) -> CompileResult:

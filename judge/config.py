@@ -143,7 +143,7 @@ VARIABLES = (
     Variable("JUDGE_COMPILE_CACHE_MB", "compile_cache_mb", _positive_int("MiB"),
              "the compile cache's cap (default 2048)"),
     Variable("JUDGE_NO_PCH", "precompiled_headers", _flag,
-             "set: no precompiled C++ header and no javac class-data archive",
+             "set: no precompiled C++ headers and no javac class-data archive",
              lambda on: "unset: the toolchain aids are used" if on else "set: no toolchain aids"),
     Variable("JUDGE_TESTLIB", "testlib", _path,
              "a testlib checkout custom checkers build against (the CLI's --testlib)"),

@@ -15,7 +15,7 @@ from judge.checkers.interaction_verdict import interaction_verdict
 from judge.checkers.interactor import InteractorRunner
 from judge.compiler import Compiler, CompileResult
 from judge.harness import PYTHON_LANGUAGES, check_tests, is_functional, wrap_source
-from judge.languages import Language, get_language
+from judge.languages import Flavour, Language, get_language
 from judge.ownership import ThreadOwner
 from judge.problems.model import Problem, TestCase
 from judge.problems.rules import TimeRule, rules_for
@@ -195,16 +195,17 @@ class Grader:
 
     def warm(self) -> None:
         """Starts the slot's sandboxes and runs a trivial program in each, and builds the C++
-        precompiled header (once per machine, then cached), so that the first grading or run
-        finds them ready."""
+        precompiled headers of both flavours (once per machine, then cached), so that the first
+        grading or run finds them ready."""
         if self._scratch is not None:
             result = self._single_runner().sandbox().run(["/bin/true"], Limits(time_limit_ms=5000))
             if result.status != "OK":
                 raise JudgeError(f"the slot's sandbox cannot run /bin/true: {result}")
         self.sandbox.run(["/bin/true"], Limits(time_limit_ms=5000))
-        cpp = get_language("cpp")
-        if cpp.available:
-            self.compiler.precompiled_header(cpp)
+        for flavour in Flavour:
+            cpp = get_language("cpp", flavour)
+            if cpp.available:
+                self.compiler.precompiled_header(cpp)
 
     def run_program(self, source: str, language: Language, limits: Limits, *, stdin: bytes,
                     files: dict[str, bytes], fetch: list[str],

@@ -15,7 +15,7 @@ import pytest
 from conftest import next_slot
 from judge.compile_cache import SIZE_FILE, TOTAL_FILE, disk_usage
 from judge.compiler import Compiler, CompileResult
-from judge.languages import get_language
+from judge.languages import Flavour, get_language, profile
 
 pytestmark = pytest.mark.sandbox
 
@@ -132,3 +132,30 @@ def test_a_compile_error_is_not_served_once_the_host_changed(make_compiler, tmp_
     again = compiler.compile(code, cpp)
     assert not again.cached, "a CE made before the package was installed was served"
     compiler_module._host_state.cache_clear()
+
+
+def test_the_slots_of_a_server_share_the_cache(make_compiler):
+    """Each slot has its own Compiler and sandboxes, over one cache directory: a program built
+    on one slot is a hit on every other."""
+    first, second = make_compiler(64), make_compiler(64)
+    built = first.compile("print('shared')\n", PYTHON)
+    hit = second.compile("print('shared')\n", PYTHON)
+    assert built.status == hit.status == "OK" and not built.cached and hit.cached
+    assert entry_of(hit) == entry_of(built)
+
+
+def test_the_keys_toolchain_version_is_asked_once_a_process(monkeypatch):
+    """Every /run_code looks its language up afresh as SandboxFusion's flavour, a new copy of the
+    record: the version line in its cache key must not start the toolchain again each time
+    (`javac -version` starts a JVM)."""
+    asked = []
+    real_run = profile.subprocess.run
+
+    def counting(argv, *args, **kwargs):
+        asked.append(argv)
+        return real_run(argv, *args, **kwargs)
+
+    monkeypatch.setattr(profile.subprocess, "run", counting)
+    profile._version_line.cache_clear()
+    lines = {get_language("cpp", Flavour.SANDBOXFUSION).toolchain_version for _ in range(3)}
+    assert len(lines) == 1 and lines.pop().startswith("g++") and len(asked) == 1

@@ -56,9 +56,9 @@ class Language:
     env: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
     # The class a source names for its compiler and runtime (Java's public class); None: none.
     main_class: Callable[[str], str] | None = field(default=None, compare=False)
-    # A header most submissions include, precompiled once with header_flags (the compile's
+    # Headers submissions include first, each precompiled once with header_flags (the compile's
     # flags that shape code, not linking) and found first on every compile's include path.
-    precompiled_header: str | None = None
+    precompiled_headers: tuple[str, ...] = ()
     header_flags: tuple[str, ...] = ()
     # The compiler is a Java program whose classes an archive made once can hold (javac).
     compiler_archive: bool = False
@@ -108,14 +108,22 @@ class Language:
         return (shutil.which(tool, path=SANDBOX_PATH) is not None
                 and all(os.path.exists(path) for path in named))
 
-    @functools.cached_property
+    @property
     def toolchain_version(self) -> str:
         """The version line of the toolchain, part of every compile cache key."""
-        if not self.version_command:
-            return ""
-        try:
-            out = subprocess.run(self.version_command, capture_output=True, text=True, timeout=30,
-                                 env={"PATH": SANDBOX_PATH})
-            return (out.stdout + out.stderr).strip().splitlines()[0]
-        except (OSError, subprocess.TimeoutExpired, IndexError):
-            return "unknown"
+        return _version_line(self.version_command)
+
+
+@functools.cache
+def _version_line(command: tuple[str, ...]) -> str:
+    """Asked once a process per command, not per record: a flavoured record, or one with its
+    time factor overridden, is a new copy (SandboxFusion's, for every /run_code), and `javac
+    -version` alone starts a JVM (0.14 s)."""
+    if not command:
+        return ""
+    try:
+        out = subprocess.run(command, capture_output=True, text=True, timeout=30,
+                             env={"PATH": SANDBOX_PATH})
+        return (out.stdout + out.stderr).strip().splitlines()[0]
+    except (OSError, subprocess.TimeoutExpired, IndexError):
+        return "unknown"

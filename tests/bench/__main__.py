@@ -19,6 +19,8 @@ def main() -> int:
         pass
     from tests.bench import language_bench
     sections.append(language_bench.run)
+    from tests.bench import compile_bench
+    sections.append(compile_bench.run)
     from tests.bench import eval_bench
     sections.append(eval_bench.run)
     from tests.bench import serve_bench
