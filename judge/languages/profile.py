@@ -108,14 +108,21 @@ class Language:
         return (shutil.which(tool, path=SANDBOX_PATH) is not None
                 and all(os.path.exists(path) for path in named))
 
-    @functools.cached_property
+    @property
     def toolchain_version(self) -> str:
         """The version line of the toolchain, part of every compile cache key."""
-        if not self.version_command:
-            return ""
-        try:
-            out = subprocess.run(self.version_command, capture_output=True, text=True, timeout=30,
-                                 env={"PATH": SANDBOX_PATH})
-            return (out.stdout + out.stderr).strip().splitlines()[0]
-        except (OSError, subprocess.TimeoutExpired, IndexError):
-            return "unknown"
+        return _toolchain_version(self.version_command)
+
+
+@functools.cache
+def _toolchain_version(command: tuple[str, ...]) -> str:
+    """Asked once a process per command: a flavoured copy of a record (a new object per
+    request of /run_code) would otherwise run the compiler's --version on every compile."""
+    if not command:
+        return ""
+    try:
+        out = subprocess.run(command, capture_output=True, text=True, timeout=30,
+                             env={"PATH": SANDBOX_PATH})
+        return (out.stdout + out.stderr).strip().splitlines()[0]
+    except (OSError, subprocess.TimeoutExpired, IndexError):
+        return "unknown"
