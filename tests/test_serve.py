@@ -390,6 +390,103 @@ def test_a_full_queue_is_answered_503_with_retry_after(require_sandbox):
         assert busy.post("/run_code", {"code": "print(1)", "language": "python"}).status_code == 200
 
 
+def _job(client: str):
+    from judge.service.pool import Job
+    return Job(lambda slot: client, "test", client)
+
+
+def test_the_queue_serves_its_clients_in_turn():
+    from judge.service.pool import FairQueue
+
+    waiting = FairQueue(limit=10)
+    for _ in range(4):
+        waiting.put(_job("heavy"))
+    waiting.put(_job("light"))
+    order = [waiting.get_nowait() for _ in range(5)]
+    assert [job.client for job in order if job] == ["heavy", "light", "heavy", "heavy", "heavy"]
+    assert waiting.get_nowait() is None and waiting.qsize() == 0
+
+
+def test_a_full_queue_takes_its_place_from_the_client_holding_most():
+    from judge.service.metrics import Metrics
+    from judge.service.pool import QueueFull, SlotPool
+
+    pool = SlotPool(1, 3, lambda index: None, Metrics())    # not started: every job waits
+    heavy = [pool.submit(lambda slot: None, "test", "heavy") for _ in range(3)]
+    light = pool.submit(lambda slot: None, "test", "light")
+    assert isinstance(heavy[2].exception(timeout=0), QueueFull)   # its newest gave its place
+    assert not light.done() and not heavy[0].done() and not heavy[1].done()
+    with pytest.raises(QueueFull):                  # now it holds no more than the other
+        pool.submit(lambda slot: None, "test", "heavy")
+    second = pool.submit(lambda slot: None, "test", "light")      # 1 place against 2
+    assert isinstance(heavy[1].exception(timeout=0), QueueFull) and not second.done()
+    with pytest.raises(QueueFull):                  # it holds the most: no place to take
+        pool.submit(lambda slot: None, "test", "light")
+    assert pool.queue_length() == 3 and not heavy[0].done()
+
+
+def test_a_job_goes_to_the_idle_worker_of_the_lowest_index():
+    from judge.service.pool import FairQueue
+
+    waiting = FairQueue(limit=10)
+    taken: dict[int, object] = {}
+    workers = [threading.Thread(target=lambda i=i: taken.__setitem__(i, waiting.get(i, 5)))
+               for i in (1, 0)]
+    for worker in workers:
+        worker.start()
+    wait_for(lambda: len(waiting._idle) == 2, what="two idle workers")
+    waiting.put(_job("one"))
+    for worker in workers:
+        worker.join()
+    assert taken[0] is not None and taken[0].client == "one" and taken[1] is None
+
+
+@pytest.mark.parametrize("clients_by", ["peer", "token"])
+def test_a_client_with_many_requests_does_not_starve_another(require_sandbox, clients_by):
+    """One slot, one client with 8 slow requests queued, then another client's one: it runs
+    next, not after the 8 (its line is served in turn; a client is its peer's address, or its
+    token when the server has tokens)."""
+    heavy_token, light_token = secrets.token_hex(16), secrets.token_hex(16)
+    tokens = {"tokens": [heavy_token, light_token]} if clients_by == "token" else {}
+    with Server(slots=1, **tokens) as one:
+        one.token = heavy_token if tokens else None     # for /metrics
+        answered: list[str] = []
+        lock = threading.Lock()
+
+        def send(name: str, source: str, token: str, code: str) -> None:
+            connection = http.client.HTTPConnection("127.0.0.1", one.port, timeout=300,
+                                                    source_address=(source, 0))
+            headers = {"Content-Type": "application/json"}
+            if clients_by == "token":
+                headers["Authorization"] = f"Bearer {token}"
+            connection.request("POST", "/run_code", json.dumps(
+                {"code": code, "language": "python", "run_timeout": 30}), headers)
+            response = connection.getresponse()
+            body = json.loads(response.read())
+            connection.close()
+            assert response.status == 200 and body["status"] == "Success", body
+            with lock:
+                answered.append(name)
+
+        slow = "import time; time.sleep(0.5)"
+        light_source = "127.0.0.2" if clients_by == "peer" else "127.0.0.1"
+        heavy = [threading.Thread(target=send, args=(f"heavy{i}", "127.0.0.1", heavy_token, slow))
+                 for i in range(8)]
+        for thread in heavy:
+            thread.start()
+        wait_for(lambda: one.metric("judge_serve_queue_length") >= 6, what="the heavy queue")
+        light = threading.Thread(target=send, args=("light", light_source, light_token,
+                                                     "print('light')"))
+        light.start()
+        for thread in (*heavy, light):
+            thread.join()
+        assert len(answered) == 9
+        # In turn, the light client's request runs after the one running and at most one more
+        # heavy one: at least 4 of the 8 are answered after it (unless it took seconds to
+        # arrive). First come first served, it would be answered last.
+        assert "light" not in answered[-4:], answered
+
+
 def test_a_client_that_goes_away_cancels_its_queued_job(require_sandbox):
     with Server(slots=1) as one:
         sleeper = {"code": "import time; time.sleep(2)", "language": "python", "run_timeout": 10}

@@ -76,7 +76,7 @@ class Batch:
         service = self.service
         while True:
             try:
-                result = await service.run_detached(grading.job(), "batch")
+                result = await service.run_detached(grading.job(), "batch", f"batch:{self.id}")
             except ApiError as exc:
                 if exc.error == "queue_full" and not self.cancelled:
                     await asyncio.sleep(service.settings.retry_after_s)

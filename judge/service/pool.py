@@ -1,19 +1,21 @@
 """The slot pool: one long-lived worker thread per slot, each owning its slot's resources (the
 service's: a Grader with a scratch box, which belongs to the thread that made it), all fed by
-one bounded queue.
+one bounded queue that serves its clients in turn (FairQueue).
 
 The event loop never runs a job: it submits a callable and awaits the concurrent Future the
 pool returns. A full queue refuses at once (QueueFull: the server answers 503 with
-Retry-After) instead of growing. A job whose Future was cancelled before a worker took it (its
-client went away) is dropped unrun. A job that breaks its slot's sandboxes (SandboxError: a
-supervisor died or hung) rebuilds the slot and is tried once more on the fresh one; a worker
-thread that dies anyway is replaced, and both count in judge_serve_slot_restarts_total."""
+Retry-After) instead of growing, unless another client holds more of it: then that client's
+newest job gives up its place (and is answered QueueFull) to the newcomer. A job whose Future
+was cancelled before a worker took it (its client went away) is dropped unrun. A job that
+breaks its slot's sandboxes (SandboxError: a supervisor died or hung) rebuilds the slot and is
+tried once more on the fresh one; a worker thread that dies anyway is replaced, and both count
+in judge_serve_slot_restarts_total."""
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -46,8 +48,86 @@ class SlotUnavailable(JudgeError):
 class Job(Generic[T]):
     fn: Callable[[Any], T]
     endpoint: str
+    client: str = ""      # whose turn it takes in the queue (FairQueue)
     future: Future[T] = field(default_factory=Future)
     enqueued: float = field(default_factory=time.monotonic)
+
+
+class FairQueue:
+    """The jobs waiting for a slot: one line per client, the lines served in turn, so a client
+    with many jobs waiting delays another's next job by at most one job of its own per slot.
+    Bounded: past `limit` jobs, a newcomer takes the place of the newest job of the client
+    holding the most places, when that client holds more than the newcomer's; else QueueFull.
+
+    A job is handed to the idle worker of the lowest index: requests one at a time all run on
+    the first slot, whose supervisor, caches and CPU are warm, rather than on whichever worker
+    the scheduler woke first."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._lines: dict[str, deque[Job[Any]]] = {}
+        self._turns: deque[str] = deque()       # clients with jobs waiting, next first
+        self._count = 0
+        self._lock = threading.Lock()
+        self._idle: dict[int, threading.Condition] = {}   # waiting workers by index
+
+    def qsize(self) -> int:
+        return self._count
+
+    def put(self, job: Job[Any]) -> Job[Any] | None:
+        """Queues `job`; returns the job it displaced, which the caller answers. QueueFull when
+        the queue is full and no client holds more of it than job's."""
+        with self._lock:
+            displaced = self._make_room(job.client) if self._count >= self.limit else None
+            line = self._lines.get(job.client)
+            if line is None:
+                line = self._lines[job.client] = deque()
+                self._turns.append(job.client)
+            line.append(job)
+            self._count += 1
+            if self._idle:
+                self._idle.pop(min(self._idle)).notify()
+        return displaced
+
+    def _make_room(self, client: str) -> Job[Any]:
+        mine = len(self._lines.get(client, ()))
+        heaviest = max(self._lines, key=lambda name: len(self._lines[name]), default=None)
+        if heaviest is None or len(self._lines[heaviest]) <= mine:
+            raise QueueFull(f"{self._count} jobs are waiting")
+        line = self._lines[heaviest]
+        displaced = line.pop()
+        self._count -= 1
+        if not line:
+            del self._lines[heaviest]
+            self._turns.remove(heaviest)
+        return displaced
+
+    def get(self, worker: int, timeout: float) -> Job[Any] | None:
+        """The next client's oldest job for the worker of index `worker`, waiting up to
+        `timeout` seconds for one; None if none."""
+        with self._lock:
+            if not self._count:
+                woken = self._idle[worker] = threading.Condition(self._lock)
+                try:
+                    woken.wait(timeout)
+                finally:
+                    self._idle.pop(worker, None)
+            return self._next() if self._count else None
+
+    def get_nowait(self) -> Job[Any] | None:
+        with self._lock:
+            return self._next() if self._count else None
+
+    def _next(self) -> Job[Any]:
+        client = self._turns.popleft()
+        line = self._lines[client]
+        job = line.popleft()
+        self._count -= 1
+        if line:
+            self._turns.append(client)
+        else:
+            del self._lines[client]
+        return job
 
 
 class Worker:
@@ -81,9 +161,8 @@ class Worker:
         self._ensure_slot(first=True)
         pool = self.pool
         while True:
-            try:
-                job = pool._queue.get(timeout=0.2)
-            except queue.Empty:
+            job = pool._queue.get(self.index, timeout=0.2)
+            if job is None:
                 if pool._stopping.is_set():
                     return
                 if self.slot is None:
@@ -182,7 +261,7 @@ class SlotPool:
         self.size = slots
         self.metrics = metrics
         self._make_slot = make_slot
-        self._queue: queue.Queue[Job[Any]] = queue.Queue(maxsize=queue_limit)
+        self._queue = FairQueue(queue_limit)
         self.queue_limit = queue_limit
         self._stopping = threading.Event()
         self._closing = False
@@ -216,16 +295,21 @@ class SlotPool:
                 for w in self._workers]
 
     # -- work -----------------------------------------------------------------------------
-    def submit(self, fn: Callable[[Any], T], endpoint: str) -> Future[T]:
-        """Queues fn(slot) for the next free slot; raises QueueFull or PoolClosed at once."""
+    def submit(self, fn: Callable[[Any], T], endpoint: str, client: str = "") -> Future[T]:
+        """Queues fn(slot) for the next free slot, in `client`'s line; raises QueueFull or
+        PoolClosed at once. A job this one displaced is answered QueueFull."""
         if self._closing:
             raise PoolClosed("the server is shutting down")
-        job: Job[T] = Job(fn, endpoint)
+        job: Job[T] = Job(fn, endpoint, client)
         try:
-            self._queue.put_nowait(job)
-        except queue.Full:
+            displaced = self._queue.put(job)
+        except QueueFull:
             raise QueueFull(f"all {self.size} slots are busy and {self.queue_limit} jobs are "
                             "waiting") from None
+        if displaced is not None and displaced.future.set_running_or_notify_cancel():
+            displaced.future.set_exception(QueueFull(
+                f"all {self.size} slots are busy and {self.queue_limit} jobs are waiting, the "
+                "most of them this client's: its newest gave its place to another client's"))
         return job.future
 
     def _replace(self, dead: Worker, reason: str) -> None:
@@ -247,11 +331,7 @@ class SlotPool:
         deadline = time.monotonic() + timeout
         while (self._queue.qsize() or self.busy()) and time.monotonic() < deadline:
             time.sleep(0.05)
-        while True:
-            try:
-                job = self._queue.get_nowait()
-            except queue.Empty:
-                break
+        while (job := self._queue.get_nowait()) is not None:
             job.future.cancel()
         self._stopping.set()
         for worker in list(self._workers):

@@ -1,10 +1,11 @@
 """The running service's state (settings, the slot pool, metrics, its problems) and the one way a
-request hands work to a slot: `Service.run`, which awaits the job without blocking the event
-loop, answers a full queue with 503 and Retry-After, and cancels the job when its client goes
-away before a slot took it."""
+request hands work to a slot: `Service.run`, which queues the job in its client's line
+(client_of), awaits it without blocking the event loop, answers a full queue with 503 and
+Retry-After, and cancels the job when its client goes away before a slot took it."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import math
 import threading
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from judge.grade import Grader
 from judge.problems.model import Problem
 from judge.problems.source import ProblemSource, open_source
 from judge.sandbox.slots import cpu_of
+from judge.service.auth import presented_token
 from judge.service.errors import ApiError
 from judge.service.metrics import Metrics
 from judge.service.pool import PoolClosed, QueueFull, SlotPool
@@ -28,6 +30,19 @@ T = TypeVar("T")
 
 class ClientGone(Exception):
     """The client disconnected while its job waited."""
+
+
+def client_of(request: Request, settings: Settings) -> str:
+    """Whose line of the queue a request waits in: with tokens, its token (a digest of it: one
+    line per tenant, wherever its requests come from); without, its peer's address (not the
+    connection: a client opening many connections still waits in one line). Behind a proxy
+    every client is the proxy's, one line, unless the proxy is trusted to say whom it
+    forwards (uvicorn's --forwarded-allow-ips: X-Forwarded-For)."""
+    if settings.tokens:
+        token = presented_token(request.headers.get("authorization", ""))
+        if token is not None:
+            return "token:" + hashlib.sha256(token.encode()).hexdigest()[:16]
+    return "peer:" + (request.client.host if request.client else "")
 
 
 class Service:
@@ -94,11 +109,11 @@ class Service:
         self.metrics.rejected.labels("queue_full").inc()
         return ApiError(503, "queue_full", message, {"Retry-After": str(self.retry_after())})
 
-    def submit(self, fn: Callable[[Grader], T], endpoint: str) -> asyncio.Future[T]:
-        """Queues fn(slot) and returns an asyncio future of it; raises ApiError(503) when the
-        queue is full or the server is draining."""
+    def submit(self, fn: Callable[[Grader], T], endpoint: str, client: str) -> asyncio.Future[T]:
+        """Queues fn(slot) in `client`'s line and returns an asyncio future of it; raises
+        ApiError(503) when the queue is full or the server is draining."""
         try:
-            future = self.pool.submit(fn, endpoint)
+            future = self.pool.submit(fn, endpoint, client)
         except QueueFull as exc:
             raise self.overloaded(f"the judge is at capacity: {exc}; try again later") from None
         except PoolClosed:
@@ -112,7 +127,7 @@ class Service:
         disconnects first, the job is cancelled (dropped unrun when still queued) and ClientGone
         raised. A BoxFileError of the job is 422; any other JudgeError is 422 too (the judge's
         words for bad input: an unknown checker, a checker that does not compile)."""
-        job = self.submit(fn, endpoint)
+        job = self.submit(fn, endpoint, client_of(request, self.settings))
         watcher: asyncio.Future[None] = asyncio.ensure_future(_disconnected(request))
         try:
             waiting: set[asyncio.Future[Any]] = {job, watcher}
@@ -124,12 +139,17 @@ class Service:
                 return job.result()
             except BoxFileError as exc:
                 raise ApiError(422, "invalid_request", str(exc)) from None
+            except QueueFull as exc:      # its place went to another client's job
+                raise self.overloaded(f"the judge is at capacity: {exc}; try again later") from None
         finally:
             watcher.cancel()
 
-    async def run_detached(self, fn: Callable[[Grader], T], endpoint: str) -> T:
-        """Like run, for work no client waits on (a batch's items)."""
-        return await self.submit(fn, endpoint)
+    async def run_detached(self, fn: Callable[[Grader], T], endpoint: str, client: str) -> T:
+        """Like run, for work no client waits on (a batch's items, each batch a line)."""
+        try:
+            return await self.submit(fn, endpoint, client)
+        except QueueFull as exc:
+            raise self.overloaded(f"the judge is at capacity: {exc}; try again later") from None
 
 
 async def _disconnected(request: Request) -> None:

@@ -62,7 +62,8 @@ class _Answer:
         if self.dropped:
             return
         try:
-            await asyncio.wait_for(self.send(message), max(0.0, self.deadline - self.loop.time()))
+            async with asyncio.timeout_at(self.deadline):   # no task of its own, as wait_for makes
+                await self.send(message)
         except TimeoutError:
             self.dropped = True
             self.holder.metrics.rejected.labels("send_timeout").inc()
