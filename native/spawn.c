@@ -697,10 +697,10 @@ static bool serve_events(struct run *run) {
         sink_flush(&sinks[0]);
     if (pfd[POLL_STDERR_ROOM].revents)
         sink_flush(&sinks[1]);
-    if (pfd[POLL_STDOUT].revents && sink_drain(&sinks[0]))
+    if (pfd[POLL_STDOUT].revents && sink_pass(&sinks[0]))
         run->res->killed_by = killed_by_text(KILLED_BY_OUTPUT);
     if (pfd[POLL_STDERR].revents)
-        sink_drain(&sinks[1]);
+        sink_pass(&sinks[1]);
     if (pfd[POLL_LISTENER].revents & POLLIN)
         serve_seccomp_notice(run);
     else if (pfd[POLL_LISTENER].revents)
