@@ -42,6 +42,8 @@
 #define SYNC_FD 3
 /* Without a memory cgroup the run's resident memory is sampled this often. */
 #define MEMORY_WATCH_NS (5 * 1000000ull)
+/* An interaction's relay waits as SCHED_BATCH only while the next check is further off. */
+#define RELAY_BATCH_NS (20 * 1000000L)
 
 static uint64_t timeval_ns(struct timeval tv) {
     return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
@@ -514,6 +516,7 @@ struct run {
     int pidfd, listener;
     int epoll;                 /* the WATCH_ entries, kept in the kernel between waits */
     bool watched[WATCH_COUNT]; /* which of them the set holds now */
+    bool batch;                /* waiting as SCHED_BATCH (see wait_policy) */
     clockid_t clock;           /* the main process's CPU clock */
     struct handshake hello;
     uint64_t start;
@@ -762,11 +765,36 @@ static int poll_with_readers(struct run *run, const struct timespec *timeout, st
     return 0;
 }
 
+/* Failing to wait as SCHED_BATCH only costs time; failing to come back is reported, since the
+ * next runs' checks would no longer preempt their programs. */
+static int set_wait_policy(struct run *run, bool batch) {
+    struct sched_param param = {0};
+    if (batch == run->batch)
+        return 0;
+    if (sched_setscheduler(0, batch ? SCHED_BATCH : SCHED_OTHER, &param) < 0)
+        return -1;
+    run->batch = batch;
+    return 0;
+}
+
+/* An interaction's relay shares the slot's CPU with both programs, and at its raised priority
+ * its wake-up for a message preempts the writer, which was about to block on the answer
+ * anyway: a switch out and back in for nothing, at every query. Waiting as SCHED_BATCH, whose
+ * wake-ups preempt nobody, it runs once the writer blocks. It waits so only while the next
+ * check is more than a few ticks off, so that a CPU, wall or memory check still stops a
+ * spinning program the moment it is due. */
+static void wait_policy(struct run *run, const struct timespec *timeout) {
+    bool far = timeout->tv_sec > 0 || timeout->tv_nsec >= RELAY_BATCH_NS;
+    if (run->req->relay_on_cpu && run->cfg->cpu >= 0 && set_wait_policy(run, far) < 0 && !far)
+        set_error(run->res, "scheduling policy: %s", strerror(errno));
+}
+
 /* Waits until the next check is due or something happens; returns true once the main process
  * has exited. */
 static bool serve_events(struct run *run) {
     struct sink *sinks = run->sinks;
     struct timespec timeout = time_to_next_check(run);
+    wait_policy(run, &timeout);
     struct ready got = {false, false, false, false, false, 0};
     bool readers = sink_wants_room(&sinks[0]) || sink_wants_room(&sinks[1]);
     if ((readers ? poll_with_readers(run, &timeout, &got) : wait_on_set(run, &timeout, &got)) < 0) {
@@ -858,14 +886,14 @@ static void watch(struct run *run) {
     run->epoll = epoll_create1(EPOLL_CLOEXEC);
     if (run->epoll < 0)
         set_error(run->res, "epoll: %s", strerror(errno));
-    while (!stopped(run)) {
-        if (serve_events(run))
-            return;
+    while (!stopped(run) && !serve_events(run)) {
         uint64_t now = now_ns();
         check_wall_clock(run, now);
         check_cpu_time(run, now);
         check_memory(run, now);
     }
+    if (set_wait_policy(run, false) < 0)
+        set_error(run->res, "scheduling policy: %s", strerror(errno));
 }
 
 static void reap_main_process(struct run *run) {
