@@ -33,6 +33,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
@@ -502,7 +503,7 @@ void run_result_init(struct run_result *res) {
 }
 
 /* What every wait of a run watches (see wait_on_set). */
-enum { WATCH_PIDFD, WATCH_STDOUT, WATCH_STDERR, WATCH_LISTENER, WATCH_COUNT };
+enum { WATCH_PIDFD, WATCH_STDOUT, WATCH_STDERR, WATCH_LISTENER, WATCH_TIMER, WATCH_COUNT };
 
 /* One run's state, from the request to the figures of its reply. */
 struct run {
@@ -516,8 +517,10 @@ struct run {
     int pidfd, listener;
     int epoll;                 /* the WATCH_ entries, kept in the kernel between waits */
     bool watched[WATCH_COUNT]; /* which of them the set holds now */
-    bool batch;                /* waiting as SCHED_BATCH (see wait_policy) */
-    clockid_t clock;           /* the main process's CPU clock */
+    int timer;                 /* a timerfd armed at the next check (see arm_timer) */
+    uint64_t timer_at;
+    bool batch;      /* waiting as SCHED_BATCH (see wait_policy) */
+    clockid_t clock; /* the main process's CPU clock */
     struct handshake hello;
     uint64_t start;
     struct starvation_mark starvation; /* the run's CPU and the supervisor's, at the start */
@@ -537,7 +540,7 @@ static void begin_run(struct run *run, const struct slot_config *cfg, const stru
     sink_open(&run->sinks[0], -1, -1, 0);
     sink_open(&run->sinks[1], -1, -1, 0);
     run->child = -1;
-    run->pidfd = run->listener = run->epoll = -1;
+    run->pidfd = run->listener = run->epoll = run->timer = -1;
 
     run_result_init(res);
 }
@@ -646,15 +649,21 @@ static void schedule_checks(struct run *run) {
         run->cfg->cgroup == CGROUP_NONE ? run->start + MEMORY_WATCH_NS : UINT64_MAX;
 }
 
-static struct timespec time_to_next_check(const struct run *run) {
+static uint64_t next_check_at(const struct run *run) {
     uint64_t wake =
         run->wall_deadline < run->next_cpu_check ? run->wall_deadline : run->next_cpu_check;
-    if (run->next_memory_check < wake)
-        wake = run->next_memory_check;
+    return run->next_memory_check < wake ? run->next_memory_check : wake;
+}
+
+static struct timespec ns_timespec(uint64_t ns) {
+    return (struct timespec){.tv_sec = (time_t)(ns / 1000000000ull),
+                             .tv_nsec = (long)(ns % 1000000000ull)};
+}
+
+static struct timespec time_to_next_check(const struct run *run) {
+    uint64_t wake = next_check_at(run);
     uint64_t now = now_ns();
-    uint64_t wait = wake > now ? wake - now : 0;
-    return (struct timespec){.tv_sec = (time_t)(wait / 1000000000ull),
-                             .tv_nsec = (long)(wait % 1000000000ull)};
+    return ns_timespec(wake > now ? wake - now : 0);
 }
 
 /* A call outside the allow-list: sysinfo is answered with the run's own figures; any other
@@ -684,6 +693,7 @@ static int entry_fd(const struct run *run, int which) {
     case WATCH_PIDFD: return run->pidfd;
     case WATCH_STDOUT: return run->out[0];
     case WATCH_STDERR: return run->err[0];
+    case WATCH_TIMER: return run->timer;
     default: return run->listener;
     }
 }
@@ -720,14 +730,36 @@ static void unwatch_listener(struct run *run) {
     close_fd(&run->listener);
 }
 
+/* The next check's time is a timer of the set, re-armed only when that time moves (after a
+ * check), instead of a timeout armed and cancelled at every wait. */
+static int arm_timer(struct run *run) {
+    uint64_t at = next_check_at(run);
+    if (at == run->timer_at)
+        return 0;
+    struct itimerspec when = {.it_interval = {0, 0}, .it_value = ns_timespec(at)};
+    if (timerfd_settime(run->timer, TFD_TIMER_ABSTIME, &when, NULL) < 0)
+        return -1;
+    run->timer_at = at;
+    return 0;
+}
+
+/* The timer fired: what is due is checked next; its count is read so that it stops reading
+ * as ready even if the next check's time does not move. */
+static void take_timer(struct run *run) {
+    uint64_t expirations;
+    if (read(run->timer, &expirations, sizeof(expirations)) < 0) {
+        /* EAGAIN: re-armed since it fired. */
+    }
+}
+
 /* A run's pipes are drained at every wake, and a poll() over all its descriptors would set up
  * and tear down a wait on each of them at every message (an interaction's query, which the
  * other program waits for): the set stays in the kernel instead. */
-static int wait_on_set(struct run *run, const struct timespec *timeout, struct ready *got) {
-    if (sync_wait_set(run) < 0)
+static int wait_on_set(struct run *run, struct ready *got) {
+    if (sync_wait_set(run) < 0 || arm_timer(run) < 0)
         return -1;
     struct epoll_event events[WATCH_COUNT];
-    int n = epoll_pwait2(run->epoll, events, WATCH_COUNT, timeout, NULL);
+    int n = epoll_pwait2(run->epoll, events, WATCH_COUNT, NULL, NULL);
     if (n < 0)
         return errno == EINTR ? 0 : -1;
     for (int i = 0; i < n; i++) {
@@ -735,6 +767,7 @@ static int wait_on_set(struct run *run, const struct timespec *timeout, struct r
         case WATCH_PIDFD: got->exited = events[i].events & EPOLLIN; break;
         case WATCH_STDOUT: got->out = true; break;
         case WATCH_STDERR: got->err = true; break;
+        case WATCH_TIMER: take_timer(run); break;
         default: got->listener = (short)events[i].events; break;
         }
     }
@@ -797,7 +830,7 @@ static bool serve_events(struct run *run) {
     wait_policy(run, &timeout);
     struct ready got = {false, false, false, false, false, 0};
     bool readers = sink_wants_room(&sinks[0]) || sink_wants_room(&sinks[1]);
-    if ((readers ? poll_with_readers(run, &timeout, &got) : wait_on_set(run, &timeout, &got)) < 0) {
+    if ((readers ? poll_with_readers(run, &timeout, &got) : wait_on_set(run, &got)) < 0) {
         set_error(run->res, "poll: %s", strerror(errno));
         return false;
     }
@@ -884,8 +917,9 @@ static void check_memory(struct run *run, uint64_t now) {
 static void watch(struct run *run) {
     schedule_checks(run);
     run->epoll = epoll_create1(EPOLL_CLOEXEC);
-    if (run->epoll < 0)
-        set_error(run->res, "epoll: %s", strerror(errno));
+    run->timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+    if (run->epoll < 0 || run->timer < 0)
+        set_error(run->res, "wait set: %s", strerror(errno));
     while (!stopped(run) && !serve_events(run)) {
         uint64_t now = now_ns();
         check_wall_clock(run, now);
@@ -984,6 +1018,7 @@ static void release_run(struct run *run) {
     close_fd(&run->pidfd);
     close_fd(&run->listener);
     close_fd(&run->epoll);
+    close_fd(&run->timer);
     close_request_fds(run->req);
 }
 
