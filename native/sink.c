@@ -139,8 +139,10 @@ void sink_open(struct sink *s, int from, int to, uint64_t limit) {
     s->limit = limit;
     s->spill = -1;
     struct stat st;
-    if (to >= 0 && fstat(to, &st) == 0)
+    if (to >= 0 && fstat(to, &st) == 0) {
         s->regular_file = S_ISREG(st.st_mode) || S_ISBLK(st.st_mode);
+        s->to_pipe = S_ISFIFO(st.st_mode);
+    }
     s->splice_ok = s->regular_file;
     if (to >= 0 && !s->regular_file && install_write_guard() < 0)
         s->to = -1;
@@ -219,6 +221,23 @@ int sink_drain(struct sink *s) {
             return 1;
     }
     return 0;
+}
+
+/* What a program just wrote, passed on to a pipe in one splice: the poll loop comes back when
+ * it writes more, so a message costs the relay a single call (an interaction's query, where the
+ * next program waits for it). Pipe to pipe, SPLICE_F_NONBLOCK waits on neither side. Anything
+ * else, a reader that is full or gone, the end of the pipe or the limit, is sink_drain's. */
+int sink_pass(struct sink *s) {
+    uint64_t room = s->seen < s->limit ? s->limit - s->seen : 0;
+    if (s->to_pipe && s->to >= 0 && !s->closed && backlog(s) == 0 && room > 0) {
+        ssize_t n = splice(s->from, NULL, s->to, NULL, room < SPLICE_MAX ? room : SPLICE_MAX,
+                           SPLICE_F_NONBLOCK);
+        if (n > 0) {
+            s->seen += (uint64_t)n;
+            return 0;
+        }
+    }
+    return sink_drain(s);
 }
 
 void sink_finish(struct sink *sinks, int count, uint64_t deadline_ns) {

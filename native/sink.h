@@ -10,6 +10,7 @@ struct sink {
     int to;            /* the destination; -1 drops the bytes */
     bool regular_file; /* writes to it never wait for a reader */
     bool splice_ok;
+    bool to_pipe;     /* a pipe takes bytes spliced from the program's pipe, page by page */
     bool closed;      /* the pipe reached its end */
     bool reader_lost; /* the destination failed: the rest is undelivered */
     uint64_t limit;   /* bytes kept */
@@ -20,6 +21,7 @@ struct sink {
 };
 void sink_open(struct sink *s, int from, int to, uint64_t limit);
 int sink_drain(struct sink *s); /* 1 when the program wrote past the limit */
+int sink_pass(struct sink *s);  /* the same, in one splice when it can */
 bool sink_wants_input(const struct sink *s);
 bool sink_wants_room(const struct sink *s);
 int sink_flush(struct sink *s);

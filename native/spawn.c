@@ -28,10 +28,12 @@
 #include <dirent.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
@@ -41,6 +43,8 @@
 #define SYNC_FD 3
 /* Without a memory cgroup the run's resident memory is sampled this often. */
 #define MEMORY_WATCH_NS (5 * 1000000ull)
+/* An interaction's relay waits as SCHED_BATCH only while the next check is further off. */
+#define RELAY_BATCH_NS (20 * 1000000L)
 
 static uint64_t timeval_ns(struct timeval tv) {
     return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
@@ -498,6 +502,9 @@ void run_result_init(struct run_result *res) {
     res->memory_source = "rusage";
 }
 
+/* What every wait of a run watches (see wait_on_set). */
+enum { WATCH_PIDFD, WATCH_STDOUT, WATCH_STDERR, WATCH_LISTENER, WATCH_TIMER, WATCH_COUNT };
+
 /* One run's state, from the request to the figures of its reply. */
 struct run {
     const struct slot_config *cfg;
@@ -508,6 +515,11 @@ struct run {
     pid_t child;
     bool born_in_cgroup;
     int pidfd, listener;
+    int epoll;                 /* the WATCH_ entries, kept in the kernel between waits */
+    bool watched[WATCH_COUNT]; /* which of them the set holds now */
+    int timer;                 /* a timerfd armed at the next check (see arm_timer) */
+    uint64_t timer_at;
+    bool batch;      /* waiting as SCHED_BATCH (see wait_policy) */
     clockid_t clock; /* the main process's CPU clock */
     struct handshake hello;
     uint64_t start;
@@ -515,16 +527,6 @@ struct run {
     uint64_t rusage_cpu;               /* of every process reaped */
     uint64_t wall_deadline, cpu_limit, cores;
     uint64_t next_cpu_check, next_memory_check;
-};
-
-enum {
-    POLL_PIDFD,
-    POLL_STDOUT,
-    POLL_STDERR,
-    POLL_LISTENER,
-    POLL_STDOUT_ROOM,
-    POLL_STDERR_ROOM,
-    POLL_COUNT
 };
 
 static void begin_run(struct run *run, const struct slot_config *cfg, const struct run_request *req,
@@ -538,7 +540,7 @@ static void begin_run(struct run *run, const struct slot_config *cfg, const stru
     sink_open(&run->sinks[0], -1, -1, 0);
     sink_open(&run->sinks[1], -1, -1, 0);
     run->child = -1;
-    run->pidfd = run->listener = -1;
+    run->pidfd = run->listener = run->epoll = run->timer = -1;
 
     run_result_init(res);
 }
@@ -647,15 +649,21 @@ static void schedule_checks(struct run *run) {
         run->cfg->cgroup == CGROUP_NONE ? run->start + MEMORY_WATCH_NS : UINT64_MAX;
 }
 
-static struct timespec time_to_next_check(const struct run *run) {
+static uint64_t next_check_at(const struct run *run) {
     uint64_t wake =
         run->wall_deadline < run->next_cpu_check ? run->wall_deadline : run->next_cpu_check;
-    if (run->next_memory_check < wake)
-        wake = run->next_memory_check;
+    return run->next_memory_check < wake ? run->next_memory_check : wake;
+}
+
+static struct timespec ns_timespec(uint64_t ns) {
+    return (struct timespec){.tv_sec = (time_t)(ns / 1000000000ull),
+                             .tv_nsec = (long)(ns % 1000000000ull)};
+}
+
+static struct timespec time_to_next_check(const struct run *run) {
+    uint64_t wake = next_check_at(run);
     uint64_t now = now_ns();
-    uint64_t wait = wake > now ? wake - now : 0;
-    return (struct timespec){.tv_sec = (time_t)(wait / 1000000000ull),
-                             .tv_nsec = (long)(wait % 1000000000ull)};
+    return ns_timespec(wake > now ? wake - now : 0);
 }
 
 /* A call outside the allow-list: sysinfo is answered with the run's own figures; any other
@@ -674,42 +682,175 @@ static void serve_seccomp_notice(struct run *run) {
     run->res->killed_by = killed_by_text(KILLED_BY_SECCOMP);
 }
 
+/* What one wait found. */
+struct ready {
+    bool exited, out, err, out_room, err_room;
+    short listener; /* its poll events */
+};
+
+static int entry_fd(const struct run *run, int which) {
+    switch (which) {
+    case WATCH_PIDFD: return run->pidfd;
+    case WATCH_STDOUT: return run->out[0];
+    case WATCH_STDERR: return run->err[0];
+    case WATCH_TIMER: return run->timer;
+    default: return run->listener;
+    }
+}
+
+/* Whether an entry needs watching: not a pipe that reached its end (always readable) or holds
+ * as much as may wait for a reader, nor a listener already closed. */
+static bool wants_watch(const struct run *run, int which) {
+    if (which == WATCH_STDOUT || which == WATCH_STDERR)
+        return sink_wants_input(&run->sinks[which - WATCH_STDOUT]);
+    return entry_fd(run, which) >= 0;
+}
+
+/* The wait set follows wants_watch, one epoll_ctl per change (a few a run). */
+static int sync_wait_set(struct run *run) {
+    for (int which = 0; which < WATCH_COUNT; which++) {
+        bool wanted = wants_watch(run, which);
+        if (wanted == run->watched[which])
+            continue;
+        struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)which};
+        if (epoll_ctl(run->epoll, wanted ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, entry_fd(run, which),
+                      &ev) < 0)
+            return -1;
+        run->watched[which] = wanted;
+    }
+    return 0;
+}
+
+static void unwatch_listener(struct run *run) {
+    if (run->watched[WATCH_LISTENER] &&
+        epoll_ctl(run->epoll, EPOLL_CTL_DEL, run->listener, NULL) < 0) {
+        /* The listener is closed next, which takes it out of the set as well. */
+    }
+    run->watched[WATCH_LISTENER] = false;
+    close_fd(&run->listener);
+}
+
+/* The next check's time is a timer of the set, re-armed only when that time moves (after a
+ * check), instead of a timeout armed and cancelled at every wait. */
+static int arm_timer(struct run *run) {
+    uint64_t at = next_check_at(run);
+    if (at == run->timer_at)
+        return 0;
+    struct itimerspec when = {.it_interval = {0, 0}, .it_value = ns_timespec(at)};
+    if (timerfd_settime(run->timer, TFD_TIMER_ABSTIME, &when, NULL) < 0)
+        return -1;
+    run->timer_at = at;
+    return 0;
+}
+
+/* The timer fired: what is due is checked next; its count is read so that it stops reading
+ * as ready even if the next check's time does not move. */
+static void take_timer(struct run *run) {
+    uint64_t expirations;
+    if (read(run->timer, &expirations, sizeof(expirations)) < 0) {
+        /* EAGAIN: re-armed since it fired. */
+    }
+}
+
+/* A run's pipes are drained at every wake, and a poll() over all its descriptors would set up
+ * and tear down a wait on each of them at every message (an interaction's query, which the
+ * other program waits for): the set stays in the kernel instead. */
+static int wait_on_set(struct run *run, struct ready *got) {
+    if (sync_wait_set(run) < 0 || arm_timer(run) < 0)
+        return -1;
+    struct epoll_event events[WATCH_COUNT];
+    int n = epoll_pwait2(run->epoll, events, WATCH_COUNT, NULL, NULL);
+    if (n < 0)
+        return errno == EINTR ? 0 : -1;
+    for (int i = 0; i < n; i++) {
+        switch (events[i].data.u32) {
+        case WATCH_PIDFD: got->exited = events[i].events & EPOLLIN; break;
+        case WATCH_STDOUT: got->out = true; break;
+        case WATCH_STDERR: got->err = true; break;
+        case WATCH_TIMER: take_timer(run); break;
+        default: got->listener = (short)events[i].events; break;
+        }
+    }
+    return 0;
+}
+
+/* While output waits for a slow reader, the readers' descriptors join the wait; they may be one
+ * and the same (a terminal for both streams), which a poll() takes and an epoll set does not. */
+static int poll_with_readers(struct run *run, const struct timespec *timeout, struct ready *got) {
+    struct sink *sinks = run->sinks;
+    enum { P_PIDFD, P_STDOUT, P_STDERR, P_LISTENER, P_STDOUT_ROOM, P_STDERR_ROOM, P_COUNT };
+    struct pollfd pfd[P_COUNT] = {
+        [P_PIDFD] = {.fd = run->pidfd, .events = POLLIN},
+        [P_STDOUT] = {.fd = wants_watch(run, WATCH_STDOUT) ? run->out[0] : -1, .events = POLLIN},
+        [P_STDERR] = {.fd = wants_watch(run, WATCH_STDERR) ? run->err[0] : -1, .events = POLLIN},
+        [P_LISTENER] = {.fd = run->listener, .events = POLLIN},
+        [P_STDOUT_ROOM] = {.fd = sink_wants_room(&sinks[0]) ? sinks[0].to : -1, .events = POLLOUT},
+        [P_STDERR_ROOM] = {.fd = sink_wants_room(&sinks[1]) ? sinks[1].to : -1, .events = POLLOUT},
+    };
+    if (ppoll(pfd, P_COUNT, timeout, NULL) < 0)
+        return errno == EINTR ? 0 : -1;
+    got->exited = pfd[P_PIDFD].revents & POLLIN;
+    got->out = pfd[P_STDOUT].revents;
+    got->err = pfd[P_STDERR].revents;
+    got->listener = pfd[P_LISTENER].revents;
+    got->out_room = pfd[P_STDOUT_ROOM].revents;
+    got->err_room = pfd[P_STDERR_ROOM].revents;
+    return 0;
+}
+
+/* Failing to wait as SCHED_BATCH only costs time; failing to come back is reported, since the
+ * next runs' checks would no longer preempt their programs. */
+static int set_wait_policy(struct run *run, bool batch) {
+    struct sched_param param = {0};
+    if (batch == run->batch)
+        return 0;
+    if (sched_setscheduler(0, batch ? SCHED_BATCH : SCHED_OTHER, &param) < 0)
+        return -1;
+    run->batch = batch;
+    return 0;
+}
+
+/* An interaction's relay shares the slot's CPU with both programs, and at its raised priority
+ * its wake-up for a message preempts the writer, which was about to block on the answer
+ * anyway: a switch out and back in for nothing, at every query. Waiting as SCHED_BATCH, whose
+ * wake-ups preempt nobody, it runs once the writer blocks. It waits so only while the next
+ * check is more than a few ticks off, so that a CPU, wall or memory check still stops a
+ * spinning program the moment it is due. */
+static void wait_policy(struct run *run, const struct timespec *timeout) {
+    bool far = timeout->tv_sec > 0 || timeout->tv_nsec >= RELAY_BATCH_NS;
+    if (run->req->relay_on_cpu && run->cfg->cpu >= 0 && set_wait_policy(run, far) < 0 && !far)
+        set_error(run->res, "scheduling policy: %s", strerror(errno));
+}
+
 /* Waits until the next check is due or something happens; returns true once the main process
  * has exited. */
 static bool serve_events(struct run *run) {
     struct sink *sinks = run->sinks;
-    struct pollfd pfd[POLL_COUNT] = {
-        [POLL_PIDFD] = {.fd = run->pidfd, .events = POLLIN},
-        [POLL_STDOUT] = {.fd = sink_wants_input(&sinks[0]) ? run->out[0] : -1, .events = POLLIN},
-        [POLL_STDERR] = {.fd = sink_wants_input(&sinks[1]) ? run->err[0] : -1, .events = POLLIN},
-        [POLL_LISTENER] = {.fd = run->listener, .events = POLLIN},
-        [POLL_STDOUT_ROOM] = {.fd = sink_wants_room(&sinks[0]) ? sinks[0].to : -1,
-                              .events = POLLOUT},
-        [POLL_STDERR_ROOM] = {.fd = sink_wants_room(&sinks[1]) ? sinks[1].to : -1,
-                              .events = POLLOUT},
-    };
     struct timespec timeout = time_to_next_check(run);
-    if (ppoll(pfd, POLL_COUNT, &timeout, NULL) < 0 && errno != EINTR) {
+    wait_policy(run, &timeout);
+    struct ready got = {false, false, false, false, false, 0};
+    bool readers = sink_wants_room(&sinks[0]) || sink_wants_room(&sinks[1]);
+    if ((readers ? poll_with_readers(run, &timeout, &got) : wait_on_set(run, &got)) < 0) {
         set_error(run->res, "poll: %s", strerror(errno));
         return false;
     }
-    if (pfd[POLL_STDOUT_ROOM].revents)
+    if (got.out_room)
         sink_flush(&sinks[0]);
-    if (pfd[POLL_STDERR_ROOM].revents)
+    if (got.err_room)
         sink_flush(&sinks[1]);
-    if (pfd[POLL_STDOUT].revents && sink_drain(&sinks[0]))
+    if (got.out && sink_pass(&sinks[0]))
         run->res->killed_by = killed_by_text(KILLED_BY_OUTPUT);
-    if (pfd[POLL_STDERR].revents)
-        sink_drain(&sinks[1]);
-    if (pfd[POLL_LISTENER].revents & POLLIN)
+    if (got.err)
+        sink_pass(&sinks[1]);
+    if (got.listener & POLLIN)
         serve_seccomp_notice(run);
-    else if (pfd[POLL_LISTENER].revents)
+    else if (got.listener)
         /* Hung up: the filter has no task left (the program is exiting). The listener stays
-         * readable-at-EOF from now on, and polling it again would spin this raised-priority
+         * readable-at-EOF from now on, and waiting on it again would spin this raised-priority
          * process on the exiting program's CPU until the program became a zombie, which it
          * cannot while it is preempted (milliseconds of wall time per run). */
-        close_fd(&run->listener);
-    return pfd[POLL_PIDFD].revents & POLLIN;
+        unwatch_listener(run);
+    return got.exited;
 }
 
 /* All the CPU the run's processes have used so far, the ones already reaped included. */
@@ -775,14 +916,18 @@ static void check_memory(struct run *run, uint64_t now) {
 /* Until the main process exits or a limit, a refused syscall or a failure stops the run. */
 static void watch(struct run *run) {
     schedule_checks(run);
-    while (!stopped(run)) {
-        if (serve_events(run))
-            return;
+    run->epoll = epoll_create1(EPOLL_CLOEXEC);
+    run->timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+    if (run->epoll < 0 || run->timer < 0)
+        set_error(run->res, "wait set: %s", strerror(errno));
+    while (!stopped(run) && !serve_events(run)) {
         uint64_t now = now_ns();
         check_wall_clock(run, now);
         check_cpu_time(run, now);
         check_memory(run, now);
     }
+    if (set_wait_policy(run, false) < 0)
+        set_error(run->res, "scheduling policy: %s", strerror(errno));
 }
 
 static void reap_main_process(struct run *run) {
@@ -872,6 +1017,8 @@ static void release_run(struct run *run) {
     }
     close_fd(&run->pidfd);
     close_fd(&run->listener);
+    close_fd(&run->epoll);
+    close_fd(&run->timer);
     close_request_fds(run->req);
 }
 

@@ -83,6 +83,16 @@ def test_how_the_submission_ends(grader, program, verdict, killed_by, words):
     assert data["killed_by"] == killed_by and data["interactor"]["status"] == test.interactor.status
 
 
+
+def test_a_spinning_submission_is_stopped_at_its_cpu_limit_as_promptly_as_any_run(grader):
+    """An interaction's relay waits without preempting the programs while its next check is
+    far off; as the CPU limit nears it waits at its raised priority again, so the kill comes
+    when the check is due, not a scheduler tick or slice later."""
+    problem = guess_problem()
+    _, test = grade(grader, PROGRAMS / "spin.cpp", problem)
+    assert test.run.killed_by == "cpu-timer", test
+    assert problem.time_limit_ms <= test.cpu_time_ms <= problem.time_limit_ms + scaled(20), test
+
 def test_idleness_is_bounded_by_the_wall_limit(grader):
     problem = guess_problem()
     _, test = grade(grader, GUESS / "idle.cpp", problem)

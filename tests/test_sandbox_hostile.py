@@ -922,6 +922,28 @@ def test_a_reader_that_goes_away_loses_the_output_not_the_verdict(sb):
     clean(sb)
 
 
+
+@pytest.mark.parametrize("mib, status", [(1, "OK"), (2, "OLE")])
+def test_a_pipe_reader_gets_exactly_what_the_output_limit_keeps(sb, mib, status):
+    """Into a pipe the supervisor splices the program's bytes as they come (an interaction's
+    path): the count stays exact, a program at its limit keeps every byte in order, and one
+    past it is OLE with the reader given no byte beyond the limit."""
+    read_end, write_end = os.pipe()
+    got: list = []
+    reader = _read_all_later(read_end, 0, got)
+    try:
+        r = sb.run(["./flood", str(mib)], Limits(output_limit_mb=1), stdout=write_end)
+    finally:
+        os.close(write_end)
+        reader.join(timeout=scaled(30))
+    assert r.status == status, r
+    assert got[0] == b"x" * len(got[0]) and len(got[0]) + r.undelivered_bytes <= MiB, (r, len(got[0]))
+    if status == "OK":
+        assert r.output_bytes == MiB and got == [b"x" * MiB] and r.undelivered_bytes == 0, r
+    else:
+        assert r.killed_by == "output" and r.output_bytes > MiB, r
+    clean(sb)
+
 # -- socket families: no network in any policy ------------------------------------------------
 
 def socket_attempt(sb, family: int, kind: int):

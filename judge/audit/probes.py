@@ -531,7 +531,7 @@ class Audit:
         rounds = ROUND_TRIPS_QUICK if self.quick else ROUND_TRIPS
         test = self.runner.interact(language, rounds, TIME_LIMIT_MS * 20, MEMORY_LIMIT_MB)
         sandboxed = [int(line) / 1e3 for line in (test.output or b"").split()]
-        bare = [ns / 1e3 for ns in self.runner.bare_round_trips(language, rounds)]
+        bare = [ns / 1e3 for ns in self.runner.bare_round_trips(language, rounds).round_trips_ns]
         complete = test.verdict == "AC" and len(sandboxed) == rounds and len(bare) == rounds
         median = statistics.median(sandboxed) if complete else float("nan")
         p90 = _percentile(sandboxed, 0.9) if complete else float("nan")

@@ -5,6 +5,7 @@ the same CPU, to compare CPU time with the kernel's rusage of a bare run."""
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import tempfile
 import time
@@ -35,6 +36,14 @@ ECHO, ROUND_TRIP_INTERACTOR = "echo.cpp", "round_trip_interactor.cpp"
 # A slot of its own (judge/sandbox/slots.py): the audit's host-side checks look for processes
 # of this slot's uid.
 AUDIT_SLOT = AUDIT.first
+
+
+@dataclass(frozen=True)
+class BareInteraction:
+    """The interaction probe on bare pipes: each round trip as the interactor timed it, and
+    the CPU both programs used (their rusage once reaped)."""
+    round_trips_ns: list[int]
+    cpu_ms: float
 OUTPUT_CAPTURE = 64 * 1024
 
 
@@ -153,9 +162,11 @@ class ProbeRunner:
         self.runs += 1
         return graded.tests[0]
 
-    def bare_round_trips(self, language: Language, rounds: int, timeout_s: float = 60) -> list[int]:
+    def bare_round_trips(self, language: Language, rounds: int,
+                         timeout_s: float = 60) -> BareInteraction:
         """The same interaction outside the sandbox, both programs pinned to the slot's CPU and
-        joined by two plain pipes: the round trips' ns, as the interactor timed them."""
+        joined by two plain pipes: the round trips' ns, as the interactor timed them, and the
+        CPU both programs used."""
         source = (PROGRAMS / ECHO).read_text()
         echo = self.grader.compiler.compile(source, language)
         interactor = self.grader.checkers.build((PROGRAMS / ROUND_TRIP_INTERACTOR).read_text(),
@@ -176,13 +187,17 @@ class ProbeRunner:
                                      preexec_fn=pin)
             for fd in (*to_interactor, *to_program):
                 os.close(fd)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             try:
                 judge.wait(timeout=timeout_s)
                 program.wait(timeout=timeout_s)
             finally:
                 judge.kill()
                 program.kill()
-            return [int(line) for line in (Path(work) / "tout.txt").read_text().split()]
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu_s = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+            return BareInteraction([int(line) for line in
+                                    (Path(work) / "tout.txt").read_text().split()], cpu_s * 1e3)
 
     # -- outside the sandbox -------------------------------------------------------------------
     def bare_cpu_ms(self, language: Language, stdin: str, timeout_s: float = 60) -> float:

@@ -145,23 +145,27 @@ def interaction_round_trip(console: Console, rounds: int = 2000) -> None:
     from judge.audit.runner import ProbeRunner
     cpp = LANGUAGES["cpp"]
     table = Table(title=f"interactive test: one query's round trip, {rounds} queries, us")
-    for column in ("path", "median", "p90", "max", "vs bare"):
+    for column in ("path", "median", "p90", "max", "vs bare", "programs' CPU a query"):
         table.add_column(column, justify="right")
     with ProbeRunner() as runner:
         test = runner.interact(cpp, rounds, 20_000, 256)
         sandboxed = sorted(int(line) / 1e3 for line in (test.output or b"").split())
-        bare = sorted(ns / 1e3 for ns in runner.bare_round_trips(cpp, rounds))
-        if test.verdict != "AC" or len(sandboxed) != rounds:
+        bare_run = runner.bare_round_trips(cpp, rounds)
+        bare = sorted(ns / 1e3 for ns in bare_run.round_trips_ns)
+        if test.verdict != "AC" or len(sandboxed) != rounds or test.interactor is None:
             console.print(f"interaction round trip: {test.verdict} {test.checker_message}")
             return
         base = bare[len(bare) // 2]
-        for name, times in (("two sandbox slots, relayed", sandboxed), ("bare pipes", bare)):
+        cpu_ms = test.cpu_time_ms + test.interactor.cpu_time_ms
+        for name, times, cpu in (("two sandbox slots, relayed", sandboxed, cpu_ms),
+                                 ("bare pipes", bare, bare_run.cpu_ms)):
             median = times[len(times) // 2]
             table.add_row(name, f"{median:.1f}", f"{times[int(0.9 * len(times))]:.1f}",
-                          f"{times[-1]:.1f}", f"{median / base:.1f}x")
+                          f"{times[-1]:.1f}", f"{median / base:.1f}x", f"{cpu * 1e3 / rounds:.1f}")
     console.print(table)
     console.print("timed by the interactor on its own clock, from before its write to after "
-                  "its read of the answer; both paths pinned to the same CPU")
+                  "its read of the answer; both paths pinned to the same CPU; the CPU is both "
+                  "programs' whole runs (start-up included) over the queries")
 
 
 def run(console: Console) -> None:
