@@ -46,8 +46,22 @@ static uint64_t thread_cpu_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The highest capability this kernel knows, found once by the init (its children inherit the
+ * figure): asking to drop a higher one only fails with EINVAL, one call each. */
+static int last_capability = 63;
+static bool last_capability_found;
+
+void child_find_last_capability(void) {
+    if (last_capability_found)
+        return;
+    while (last_capability > 0 && prctl(PR_CAPBSET_READ, last_capability, 0, 0, 0) < 0 &&
+           errno == EINVAL)
+        last_capability--;
+    last_capability_found = true;
+}
+
 static void drop_capabilities(void) {
-    for (int cap = 0; cap <= 63; cap++) {
+    for (int cap = 0; cap <= last_capability; cap++) {
         if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
             child_fail("drop capability bounding set");
     }

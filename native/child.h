@@ -38,6 +38,7 @@ struct launch_header {
 };
 #define CHILD_MAX_PATHS 64
 
+void child_find_last_capability(void);
 void child_main(const struct slot_config *cfg, const struct child_shape *shape, int out_w,
                 int err_w, int sync_fd, bool born_in_cgroup) __attribute__((noreturn));
 

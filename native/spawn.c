@@ -369,6 +369,7 @@ static int fork_parked_start(const struct slot_config *cfg, const struct run_req
         }
         return -1;
     }
+    child_find_last_capability();
     parked.cfg = cfg;
     parked.exists = true;
     parked.out = out[0];

@@ -768,6 +768,22 @@ def test_cpython_socket_is_rf(py_sb):
     clean(py_sb)
 
 
+def test_the_program_holds_no_capability_and_cannot_gain_one(py_sb):
+    """Every capability set of the program is empty, the bounding set included (its child drops
+    every capability the kernel knows before its request, native/child.c), and no_new_privs and
+    the filter are in force."""
+    code = ("import sys; s = dict(l.split(':', 1) for l in open('/proc/self/status')); "
+            "print(' '.join(f'{k}={s[k].strip()}' for k in sys.argv[1:]))")
+    fields = ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp"]
+    for _ in range(2):   # the first run's child is forked for its request, the next one ahead
+        r, out, err = run(py_sb, ["/usr/bin/python3", "-c", code, *fields],
+                          Limits(time_limit_ms=scaled(3000)))
+        assert r.status == "OK", (r, err)
+        assert out.split() == [f"{k}=0000000000000000" for k in fields[:5]] + [
+            "NoNewPrivs=1", "Seccomp=2"], out
+    clean(py_sb)
+
+
 def test_cpython_cannot_read_host_files(py_sb):
     r, out, err = run(py_sb, ["/usr/bin/python3", "hostile.py", "files"],
                       Limits(time_limit_ms=scaled(3000)))
