@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct slot_config;
 
@@ -39,6 +40,7 @@ struct launch_header {
 #define CHILD_MAX_PATHS 64
 
 void child_find_last_capability(void);
+pid_t child_fork(void);
 void child_main(const struct slot_config *cfg, const struct child_shape *shape, int out_w,
                 int err_w, int sync_fd, bool born_in_cgroup) __attribute__((noreturn));
 

@@ -214,8 +214,9 @@ static void __attribute__((noreturn)) parked_child(void *unused) {
                parked.born_in_cgroup);
 }
 
-/* fork(), or on cgroup v2 clone3 with CLONE_INTO_CGROUP: a child born in the run's cgroup, which
- * saves the migration of a task into it (on v1 the spawner thread waiting there forks it). */
+/* A fork (child_fork), or on cgroup v2 clone3 with CLONE_INTO_CGROUP: a child born in the run's
+ * cgroup, which saves the migration of a task into it (on v1 the spawner thread waiting there forks
+ * it). */
 static pid_t fork_child(bool *born_in_cgroup) {
     int run_dir = cgroup_run_dir_v2();
     if (run_dir >= 0) {
@@ -232,7 +233,7 @@ static pid_t fork_child(bool *born_in_cgroup) {
         /* Older kernels, or a cgroup clone3 cannot enter: fork and join from the child. */
     }
     *born_in_cgroup = false;
-    return fork();
+    return child_fork();
 }
 
 static int read_full(int fd, void *buf, size_t len) {
