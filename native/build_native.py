@@ -22,7 +22,7 @@ PROBE_SOURCES = ["probe.c"]
 PROTOCOL_SOURCES = ["protocol.c"]
 CGROUP_SOURCES = ["cgroups.c", "spawner.c"]
 SUPERVISOR_SOURCES = ["supervisor.c", "log.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
-                      "spawn.c", "spawner.c", "sink.c", "starvation.c",
+                      "spawn.c", "child.c", "spawner.c", "sink.c", "starvation.c",
                       "sysinfo_answer.c", "network.c"]
 
 CDEF = """
@@ -80,9 +80,14 @@ ffibuilder.set_source(
 )
 
 
+# Every symbol bound at start-up: the supervisor forks a child per run, which otherwise binds
+# each libc function it calls anew (a symbol lookup and a copy-on-write fault of the GOT).
+LDFLAGS = ["-Wl,-z,now", "-Wl,-z,relro"]
+
+
 def _compile(sources, output: Path, libraries=(), extra_cflags=()):
     cc = os.environ.get("CC", "cc")
-    cmd = [cc, *CFLAGS, *extra_cflags, "-I", str(NATIVE), "-o", str(output),
+    cmd = [cc, *CFLAGS, *LDFLAGS, *extra_cflags, "-I", str(NATIVE), "-o", str(output),
            *[str(NATIVE / s) for s in sources], *[f"-l{lib}" for lib in libraries]]
     subprocess.run(cmd, check=True)
 

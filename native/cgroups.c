@@ -33,6 +33,7 @@ struct run_dir {
     uint64_t memory_set, pids_set; /* limits already written there */
     uint64_t memory_hard_set;      /* the kernel's memory limit written there */
     struct spawner *spawner;       /* v1: the thread waiting in it to fork the run's child */
+    uint64_t discounted_ns;        /* CPU of children discarded there before the run began */
 };
 
 static struct {
@@ -676,6 +677,24 @@ struct spawner *cgroup_run_spawner(void) {
     return cg.run.spawner;
 }
 
+/* Whether a child can be forked into the next run's directories now: 1 yes, 0 not yet (they
+ * are not made, or without `wait`, their spawner is still on its way in), -1 its join failed. */
+int cgroup_next_child_ready(bool wait, char *err, size_t errcap) {
+    if (cg.mode == CGROUP_NONE)
+        return 1;
+    if (!cg.run.ready)
+        return 0;
+    if (!cg.run.spawner)
+        return 1;
+    if (!wait && !spawner_join_done(cg.run.spawner))
+        return 0;
+    return spawner_wait_joined(cg.run.spawner, err, errcap) < 0 ? -1 : 1;
+}
+
+/* A child that was forked into the run's directories and discarded before the run began: its
+ * CPU time is not the program's. */
+void cgroup_discount_cpu(uint64_t ns) { cg.run.discounted_ns += ns; }
+
 /* Called in the child before exec: moves it into the run's cgroups. */
 int cgroup_attach_self(void) {
     for (int i = 0; i < cg.count; i++) {
@@ -688,7 +707,8 @@ int cgroup_attach_self(void) {
 /* The run's directory, for clone3's CLONE_INTO_CGROUP (v2 only; -1 otherwise). */
 int cgroup_run_dir_v2(void) { return cg.mode == CGROUP_V2 ? cg.run.fd[0] : -1; }
 
-/* The CPU time of the run's processes: the cgroup's, less the spawner thread's in it. */
+/* The CPU time of the run's processes: the cgroup's, less the spawner thread's in it and the
+ * discarded children's. */
 int cgroup_cpu_ns(uint64_t *ns) {
     uint64_t used;
     if (cg.mode == CGROUP_V1) {
@@ -703,7 +723,8 @@ int cgroup_cpu_ns(uint64_t *ns) {
         return -1;
     }
     uint64_t spawner = cg.run.spawner ? spawner_cpu_in_cgroup_ns(cg.run.spawner) : 0;
-    *ns = used > spawner ? used - spawner : 0;
+    uint64_t not_the_run = spawner + cg.run.discounted_ns;
+    *ns = used > not_the_run ? used - not_the_run : 0;
     return 0;
 }
 

@@ -35,6 +35,8 @@ int cgroup_prepare(uint64_t memory, uint64_t processes);
 int cgroup_prepare_after_next(uint64_t memory, uint64_t processes);
 int cgroup_run_begin(const struct run_request *req, char *err, size_t errcap);
 struct spawner *cgroup_run_spawner(void); /* the thread to fork the run's child; NULL: fork */
+int cgroup_next_child_ready(bool wait, char *err, size_t errcap);
+void cgroup_discount_cpu(uint64_t ns);
 int cgroup_cleanup(char *err, size_t errcap);
 int remove_run_dir(const int slot_fds[], int count, const char *name, char *err, size_t errcap);
 int cgroup_attach_self(void);

@@ -1,12 +1,13 @@
-/* One run: fork the program inside the slot's namespaces, confine it, watch its CPU clock, wall
- * clock, output and refused syscalls, then kill everything it left behind and collect figures. */
+/* One run: release the program's child (forked ahead and set up, child.c) with the request's
+ * limits, input and arguments, watch its CPU clock, wall clock, output and refused syscalls, then
+ * kill everything it left behind and collect figures. */
 #include "spawn.h"
 
 #include "cgroups.h"
+#include "child.h"
 #include "log.h"
 #include "mounts.h"
 #include "protocol.h"
-#include "seccomp_install.h"
 #include "sink.h"
 #include "slot.h"
 #include "spawner.h"
@@ -26,11 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
-#include <grp.h>
-#include <linux/capability.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
@@ -40,7 +38,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SYNC_FD 3
 /* Without a memory cgroup the run's resident memory is sampled this often. */
 #define MEMORY_WATCH_NS (5 * 1000000ull)
 /* An interaction's relay waits as SCHED_BATCH only while the next check is further off. */
@@ -55,238 +52,6 @@ static uint64_t clock_ns(clockid_t clock) {
     if (clock_gettime(clock, &ts) < 0)
         return 0;
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* What the child reports before it execs: its seccomp listener, and the CPU its own set-up
- * used (in all, and since it joined the run's cgroup), which is the sandbox's, not the
- * program's, and is taken off the run's figure. */
-struct handshake {
-    char tag; /* 'L' */
-    int listener;
-    uint64_t setup_ns; /* thread CPU from fork to exec */
-    uint64_t setup_in_cgroup_ns;
-} __attribute__((packed));
-
-/* ---- the child: runs in the slot's namespaces, ends in execve ---- */
-
-static void child_fail(const char *what) {
-    char msg[256];
-    int n = snprintf(msg, sizeof(msg), "E%s: %s", what, strerror(errno));
-    if (n > 0 && write(SYNC_FD, msg, (size_t)n) < 0) {
-        /* Nothing left to report to. */
-    }
-    _exit(127);
-}
-
-static void set_limit(int resource, uint64_t soft, uint64_t hard, const char *what) {
-    struct rlimit rl = {.rlim_cur = soft, .rlim_max = hard};
-    if (setrlimit(resource, &rl) < 0)
-        child_fail(what);
-}
-
-static void drop_capabilities(void) {
-    for (int cap = 0; cap <= 63; cap++) {
-        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
-            child_fail("drop capability bounding set");
-    }
-    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
-        child_fail("clear ambient capabilities");
-    /* uid 0 inside the namespace (the unprivileged mode) must not regain capabilities on exec. */
-    if (prctl(PR_SET_SECUREBITS, 0x2f /* NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED and locks */, 0,
-              0, 0) < 0)
-        child_fail("securebits");
-}
-
-static void clear_capability_sets(void) {
-    struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
-    struct __user_cap_data_struct data[2];
-    memset(data, 0, sizeof(data));
-    if (syscall(SYS_capset, &header, data) < 0)
-        child_fail("capset");
-}
-
-static const char *resolve_program(const struct run_request *req, char *buf, size_t cap) {
-    const char *name = req->argv[0];
-    if (strchr(name, '/'))
-        return name;
-    const char *path = "/usr/local/bin:/usr/bin:/bin";
-    for (int i = 0; i < req->envc; i++)
-        if (strncmp(req->envp[i], "PATH=", 5) == 0)
-            path = req->envp[i] + 5;
-    while (*path) {
-        size_t len = strcspn(path, ":");
-        if (snprintf(buf, cap, "%.*s/%s", (int)len, path, name) < (int)cap &&
-            access(buf, X_OK) == 0)
-            return buf;
-        path += len;
-        if (*path == ':')
-            path++;
-    }
-    return name;
-}
-
-static int move_fd_high(int fd) {
-    if (fd < 0)
-        return -1;
-    int high = fcntl(fd, F_DUPFD_CLOEXEC, 16);
-    if (high < 0)
-        child_fail("dup");
-    return high;
-}
-
-static void place_fd(int fd, int target) {
-    if (fd < 0)
-        return;
-    if (dup2(fd, target) < 0)
-        child_fail("dup2");
-}
-
-static void reset_signals(void) {
-    sigset_t none;
-    sigemptyset(&none);
-    if (sigprocmask(SIG_SETMASK, &none, NULL) < 0)
-        _exit(127);
-    signal(SIGPIPE, SIG_DFL);
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-        _exit(127);
-}
-
-/* The descriptors the program gets, moved above 15 first so that placing one at 0-3 cannot
- * overwrite another that is still to be placed. */
-struct child_fds {
-    int in, out, err;
-};
-
-static struct child_fds move_descriptors_high(const struct run_request *req, int out_w, int err_w,
-                                              int sync_fd) {
-    int sync_hi = move_fd_high(sync_fd);
-    struct child_fds fds = {
-        .in = move_fd_high(req->stdin_fd), .out = move_fd_high(out_w), .err = move_fd_high(err_w)};
-    place_fd(sync_hi, SYNC_FD);
-    /* dup2 clears close-on-exec; the supervisor reads EOF here as "exec succeeded". */
-    if (fcntl(SYNC_FD, F_SETFD, FD_CLOEXEC) < 0)
-        child_fail("sync descriptor");
-    return fds;
-}
-
-/* Returns the thread's CPU time when it joined, which the run's cgroup does not count. */
-static uint64_t join_run_cgroup(bool born_in_cgroup) {
-    if (!born_in_cgroup && cgroup_attach_self() < 0)
-        child_fail("join cgroup");
-    uint64_t joined_ns = born_in_cgroup ? 0 : clock_ns(CLOCK_THREAD_CPUTIME_ID);
-    if (unshare(CLONE_NEWCGROUP) < 0)
-        child_fail("cgroup namespace");
-    return joined_ns;
-}
-
-static void pin_to_cpu(const struct slot_config *cfg) {
-    if (cfg->cpu < 0)
-        return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cfg->cpu, &set);
-    if (sched_setaffinity(0, sizeof(set), &set) < 0)
-        child_fail("cpu affinity");
-}
-
-static void place_standard_streams(struct child_fds fds) {
-    if (fds.in >= 0) {
-        place_fd(fds.in, 0);
-    } else {
-        int null = open("/dev/null", O_RDONLY);
-        if (null < 0)
-            child_fail("open /dev/null");
-        place_fd(null, 0);
-    }
-    place_fd(fds.out, 1);
-    place_fd(fds.err, 2);
-    if (syscall(SYS_close_range, SYNC_FD + 1, ~0u, 0) < 0)
-        child_fail("close descriptors");
-}
-
-static void apply_rlimits(const struct run_request *req) {
-    uint64_t cpu_seconds = req->cpu_ms / 1000 + (req->cpu_ms % 1000 != 0) + 1;
-    set_limit(RLIMIT_CPU, cpu_seconds, cpu_seconds + 1, "RLIMIT_CPU");
-    set_limit(RLIMIT_STACK, req->memory_bytes, req->memory_bytes, "RLIMIT_STACK");
-    set_limit(RLIMIT_FSIZE, req->file_size_bytes, req->file_size_bytes, "RLIMIT_FSIZE");
-    set_limit(RLIMIT_NOFILE, req->open_files, req->open_files, "RLIMIT_NOFILE");
-    set_limit(RLIMIT_CORE, 0, 0, "RLIMIT_CORE");
-    set_limit(RLIMIT_MSGQUEUE, 0, 0, "RLIMIT_MSGQUEUE");
-    set_limit(RLIMIT_NPROC, req->processes, req->processes, "RLIMIT_NPROC");
-    if (req->address_space_bytes)
-        set_limit(RLIMIT_AS, req->address_space_bytes, req->address_space_bytes, "RLIMIT_AS");
-}
-
-static void enter_working_directory(const struct run_request *req) {
-    if (setpriority(PRIO_PROCESS, 0, 0) < 0)
-        child_fail("priority");
-    if (chdir(req->cwd ? req->cwd : "/box") < 0)
-        child_fail("chdir");
-}
-
-static void drop_privileges(const struct slot_config *cfg) {
-    drop_capabilities();
-    if (cfg->privileged) {
-        if (setgroups(0, NULL) < 0 ||
-            setresgid(INSIDE_RUN_UID, INSIDE_RUN_UID, INSIDE_RUN_UID) < 0 ||
-            setresuid(INSIDE_RUN_UID, INSIDE_RUN_UID, INSIDE_RUN_UID) < 0)
-            child_fail("drop to the run uid");
-    } else {
-        clear_capability_sets();
-    }
-}
-
-static int install_filter(const struct run_request *req) {
-    /* The uid change made us non-dumpable, which would keep the supervisor from taking the
-     * seccomp listener with pidfd_getfd; exec recomputes it anyway. */
-    if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
-        child_fail("dumpable");
-    int listener = seccomp_install(req->bpf, req->bpf_len);
-    if (listener < 0)
-        child_fail("install seccomp filter");
-    return listener;
-}
-
-/* From here on only read, write, clock_gettime and execve: the filter is in force. */
-static void hand_over_listener(int listener, uint64_t joined_ns) {
-    struct handshake hello = {.tag = 'L', .listener = listener};
-    hello.setup_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-    hello.setup_in_cgroup_ns = hello.setup_ns - joined_ns;
-    char go;
-    if (write(SYNC_FD, &hello, sizeof(hello)) != (ssize_t)sizeof(hello) ||
-        read(SYNC_FD, &go, 1) != 1)
-        _exit(127);
-}
-
-static void __attribute__((noreturn))
-exec_program(const char *program, const struct run_request *req) {
-    execve(program, req->argv, req->envp);
-    int err = errno;
-    char fail[1 + sizeof(int)];
-    fail[0] = 'X';
-    memcpy(fail + 1, &err, sizeof(int));
-    if (write(SYNC_FD, fail, sizeof(fail)) < 0) {
-        /* The supervisor sees EOF and reports it. */
-    }
-    _exit(127);
-}
-
-static void __attribute__((noreturn))
-child_main(const struct slot_config *cfg, const struct run_request *req, int out_w, int err_w,
-           int sync_fd, bool born_in_cgroup) {
-    reset_signals();
-    struct child_fds fds = move_descriptors_high(req, out_w, err_w, sync_fd);
-    uint64_t joined_ns = join_run_cgroup(born_in_cgroup);
-    pin_to_cpu(cfg);
-    place_standard_streams(fds);
-    apply_rlimits(req);
-    enter_working_directory(req);
-    char program_buf[PATH_MAX];
-    const char *program = resolve_program(req, program_buf, sizeof(program_buf));
-    drop_privileges(cfg);
-    int listener = install_filter(req);
-    hand_over_listener(listener, joined_ns);
-    exec_program(program, req);
 }
 
 /* ---- the supervisor side ---- */
@@ -430,18 +195,33 @@ static uint64_t program_cpu_ns(clockid_t main_clock, const struct handshake *hel
     return main_ns > used ? main_ns : used;
 }
 
-/* The child's side of a run, for a spawner thread to start. */
-struct run;
-static void __attribute__((noreturn)) run_child(void *arg);
+/* ---- the child for the next run: forked ahead of its request, parked in its filter ---- */
 
-/* fork(), or a child born in the run's cgroup, which saves the migration of a task into it:
- * on cgroup v2 by clone3 with CLONE_INTO_CGROUP, on v1 by the spawner thread waiting there. */
-static pid_t fork_child(struct run *run, bool *born_in_cgroup) {
-    struct spawner *spawner = cgroup_run_spawner();
-    if (spawner) {
-        *born_in_cgroup = true;
-        return spawner_fork(spawner, run_child, run);
-    }
+/* One child at a time waits for the next request (child.c), forked once the last run is over
+ * (init's kill(-1) at the end of a run would reach it otherwise). */
+static struct parked {
+    bool exists;
+    const struct slot_config *cfg;
+    struct child_shape shape;
+    pid_t pid;
+    bool born_in_cgroup;
+    int pidfd, out, err, sync;            /* the supervisor's ends */
+    int child_out, child_err, child_sync; /* the child's ends, until it is forked */
+    struct spawner *forking;              /* the spawner whose fork's outcome is still unread */
+    clockid_t clock;
+    char error[256]; /* a failure while forking it after a run, reported with the next run */
+} parked = {.pidfd = -1, .out = -1, .err = -1, .sync = -1};
+
+static void __attribute__((noreturn)) parked_child(void *unused) {
+    (void)unused;
+    child_main(parked.cfg, &parked.shape, parked.child_out, parked.child_err, parked.child_sync,
+               parked.born_in_cgroup);
+}
+
+/* A fork (child_fork), or on cgroup v2 clone3 with CLONE_INTO_CGROUP: a child born in the run's
+ * cgroup, which saves the migration of a task into it (on v1 the spawner thread waiting there forks
+ * it). */
+static pid_t fork_child(bool *born_in_cgroup) {
     int run_dir = cgroup_run_dir_v2();
     if (run_dir >= 0) {
         struct clone_args args;
@@ -457,7 +237,7 @@ static pid_t fork_child(struct run *run, bool *born_in_cgroup) {
         /* Older kernels, or a cgroup clone3 cannot enter: fork and join from the child. */
     }
     *born_in_cgroup = false;
-    return fork();
+    return child_fork();
 }
 
 static int read_full(int fd, void *buf, size_t len) {
@@ -471,6 +251,150 @@ static int read_full(int fd, void *buf, size_t len) {
         done += (size_t)n;
     }
     return (int)done;
+}
+
+static int write_full(int fd, const void *buf, size_t len) {
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(fd, (const char *)buf + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        done += (size_t)n;
+    }
+    return 0;
+}
+
+static void close_fd(int *fd) {
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+static bool shape_matches(const struct child_shape *shape, const struct run_request *req) {
+    const char *cwd = req->cwd ? req->cwd : "";
+    return shape->bpf_len == req->bpf_len && memcmp(shape->bpf, req->bpf, req->bpf_len) == 0 &&
+           strcmp(shape->cwd, cwd) == 0;
+}
+
+static int take_shape(struct child_shape *shape, const struct run_request *req) {
+    const char *cwd = req->cwd ? req->cwd : "";
+    if (req->bpf_len > sizeof(shape->bpf) || strlen(cwd) >= sizeof(shape->cwd)) {
+        errno = E2BIG;
+        return -1;
+    }
+    memcpy(shape->bpf, req->bpf, req->bpf_len);
+    shape->bpf_len = req->bpf_len;
+    snprintf(shape->cwd, sizeof(shape->cwd), "%s", cwd);
+    return 0;
+}
+
+static void forget_parked(void) {
+    close_fd(&parked.child_out);
+    close_fd(&parked.child_err);
+    close_fd(&parked.child_sync);
+    close_fd(&parked.pidfd);
+    close_fd(&parked.out);
+    close_fd(&parked.err);
+    close_fd(&parked.sync);
+    parked.exists = false;
+}
+
+/* The fork is over: the child's ends are closed here, the supervisor's kept. */
+static int fork_parked_done(pid_t pid, int fork_errno, char *err, size_t errcap) {
+    close_fd(&parked.child_out);
+    close_fd(&parked.child_err);
+    close_fd(&parked.child_sync);
+    if (pid < 0) {
+        snprintf(err, errcap, "fork: %s", strerror(fork_errno));
+        forget_parked();
+        return -1;
+    }
+    parked.pid = pid;
+    parked.pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (parked.pidfd < 0 || clock_getcpuclockid(pid, &parked.clock) != 0) {
+        snprintf(err, errcap, "pidfd or CPU clock: %s", strerror(errno));
+        if (kill(pid, SIGKILL) < 0 || waitpid(pid, NULL, 0) < 0) {
+            /* Gone already, or reaped with the next run's leftovers. */
+        }
+        forget_parked();
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads the outcome of a spawner's fork, if one is under way. */
+static int fork_parked_finish(char *err, size_t errcap) {
+    if (!parked.forking)
+        return 0;
+    pid_t pid = spawner_fork_finish(parked.forking);
+    parked.forking = NULL;
+    return fork_parked_done(pid, errno, err, errcap);
+}
+
+/* A parked child of another shape: killed and reaped before its run begins. Its CPU time is in
+ * the run's cgroup, and is taken off the run's figure like a set-up's. */
+static void discard_parked(void) {
+    struct handshake hello;
+    bool said_hello =
+        read_full(parked.sync, &hello, sizeof(hello)) == (int)sizeof(hello) && hello.tag == 'L';
+    if (kill(parked.pid, SIGKILL) < 0) {
+        /* Already gone: reaped below all the same. */
+    }
+    int status;
+    struct rusage ru;
+    pid_t waited;
+    do {
+        waited = wait4(parked.pid, &status, 0, &ru);
+    } while (waited < 0 && errno == EINTR);
+    if (waited == parked.pid) {
+        uint64_t used = timeval_ns(ru.ru_utime) + timeval_ns(ru.ru_stime);
+        uint64_t outside = said_hello ? hello.setup_ns - hello.setup_in_cgroup_ns : 0;
+        if (parked.born_in_cgroup || said_hello)
+            cgroup_discount_cpu(used > outside ? used - outside : 0);
+    }
+    forget_parked();
+}
+
+/* Forks the child for a request of this shape into the next run's cgroup; it sets itself up
+ * while the supervisor goes on. A spawner's fork is finished by fork_parked_finish. */
+static int fork_parked_start(const struct slot_config *cfg, const struct run_request *req,
+                             char *err, size_t errcap) {
+    int out[2] = {-1, -1}, errp[2] = {-1, -1}, sync[2] = {-1, -1};
+    if (take_shape(&parked.shape, req) < 0 || pipe2(out, O_CLOEXEC) < 0 ||
+        pipe2(errp, O_CLOEXEC) < 0 ||
+        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sync) < 0 ||
+        fcntl(out[0], F_SETFL, O_NONBLOCK) < 0 || fcntl(errp[0], F_SETFL, O_NONBLOCK) < 0) {
+        snprintf(err, errcap, "run channels: %s", strerror(errno));
+        for (int i = 0; i < 2; i++) {
+            close_fd(&out[i]);
+            close_fd(&errp[i]);
+            close_fd(&sync[i]);
+        }
+        return -1;
+    }
+    child_find_last_capability();
+    parked.cfg = cfg;
+    parked.exists = true;
+    parked.out = out[0];
+    parked.err = errp[0];
+    parked.sync = sync[0];
+    parked.child_out = out[1];
+    parked.child_err = errp[1];
+    parked.child_sync = sync[1];
+    struct spawner *spawner = cgroup_run_spawner();
+    if (spawner) {
+        parked.born_in_cgroup = true;
+        if (spawner_fork_start(spawner, parked_child, NULL) < 0)
+            return fork_parked_done(-1, errno, err, errcap);
+        parked.forking = spawner;
+        return 0;
+    }
+    pid_t pid = fork_child(&parked.born_in_cgroup);
+    if (pid == 0)
+        parked_child(NULL);
+    return fork_parked_done(pid, errno, err, errcap);
 }
 
 static void close_request_fds(const struct run_request *req) {
@@ -510,8 +434,8 @@ struct run {
     const struct slot_config *cfg;
     const struct run_request *req;
     struct run_result *res;
-    int out[2], err[2], sync[2]; /* the program's stdout and stderr; the handshake socket */
-    struct sink sinks[2];        /* stdout, stderr */
+    int out, err, sync;   /* the program's stdout and stderr; the handshake socket */
+    struct sink sinks[2]; /* stdout, stderr */
     pid_t child;
     bool born_in_cgroup;
     int pidfd, listener;
@@ -522,6 +446,7 @@ struct run {
     bool batch;      /* waiting as SCHED_BATCH (see wait_policy) */
     clockid_t clock; /* the main process's CPU clock */
     struct handshake hello;
+    bool released; /* the child had the go-ahead */
     uint64_t start;
     struct starvation_mark starvation; /* the run's CPU and the supervisor's, at the start */
     uint64_t rusage_cpu;               /* of every process reaped */
@@ -535,8 +460,7 @@ static void begin_run(struct run *run, const struct slot_config *cfg, const stru
     run->cfg = cfg;
     run->req = req;
     run->res = res;
-    for (int i = 0; i < 2; i++)
-        run->out[i] = run->err[i] = run->sync[i] = -1;
+    run->out = run->err = run->sync = -1;
     sink_open(&run->sinks[0], -1, -1, 0);
     sink_open(&run->sinks[1], -1, -1, 0);
     run->child = -1;
@@ -547,21 +471,6 @@ static void begin_run(struct run *run, const struct slot_config *cfg, const stru
 
 static bool stopped(const struct run *run) { return run->res->killed_by || run->res->error[0]; }
 
-static int open_channels(struct run *run) {
-    if (pipe2(run->out, O_CLOEXEC) < 0 || pipe2(run->err, O_CLOEXEC) < 0 ||
-        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, run->sync) < 0) {
-        set_error(run->res, "pipes: %s", strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-static void close_fd(int *fd) {
-    if (*fd >= 0)
-        close(*fd);
-    *fd = -1;
-}
-
 /* A failure once the child exists: it is killed at once rather than left to reach exec. */
 static void abandon_child(struct run *run, const char *what) {
     set_error(run->res, "%s: %s", what, strerror(errno));
@@ -570,35 +479,238 @@ static void abandon_child(struct run *run, const char *what) {
     }
 }
 
-static void __attribute__((noreturn)) run_child(void *arg) {
-    struct run *run = arg;
-    child_main(run->cfg, run->req, run->out[1], run->err[1], run->sync[1], run->born_in_cgroup);
-}
-
-static int start_child(struct run *run) {
-    starvation_mark(&run->starvation);
-    run->start = now_ns();
-    run->child = fork_child(run, &run->born_in_cgroup);
-    if (run->child < 0) {
-        set_error(run->res, "fork: %s", strerror(errno));
+/* The parked child, if it has this request's shape; otherwise one forked for it now. */
+static int have_parked_child(const struct slot_config *cfg, const struct run_request *req,
+                             struct run_result *res) {
+    if (fork_parked_finish(res->error, sizeof(res->error)) < 0)
+        res->error[0] = '\0'; /* a new child is forked below, and reports a failure that lasts */
+    if (parked.exists && shape_matches(&parked.shape, req))
+        return 0;
+    if (parked.exists)
+        discard_parked();
+    if (fork_parked_start(cfg, req, res->error, sizeof(res->error)) < 0)
         return -1;
-    }
-    if (run->child == 0)
-        run_child(run);
-    close_fd(&run->out[1]);
-    close_fd(&run->err[1]);
-    close_fd(&run->sync[1]);
-
-    run->pidfd = (int)syscall(SYS_pidfd_open, run->child, 0);
-    if (run->pidfd < 0 || clock_getcpuclockid(run->child, &run->clock) != 0)
-        abandon_child(run, "pidfd or CPU clock");
-    return 0;
+    return fork_parked_finish(res->error, sizeof(res->error));
 }
 
-/* After the go-ahead the child either execs (EOF on the socket) or says why it could not. */
+/* The run takes over the parked child and its channels. */
+static void adopt_parked_child(struct run *run) {
+    run->child = parked.pid;
+    run->born_in_cgroup = parked.born_in_cgroup;
+    run->pidfd = parked.pidfd;
+    run->clock = parked.clock;
+    run->out = parked.out;
+    run->err = parked.err;
+    run->sync = parked.sync;
+    parked.pidfd = parked.out = parked.err = parked.sync = -1;
+    parked.exists = false;
+    run->start = now_ns();
+}
+
+/* The child said why its set-up failed, or ended without a word. */
+static void report_setup_failure(struct run *run, char *msg, int got, size_t cap) {
+    if (got > 0 && msg[0] == 'E') {
+        ssize_t more = read(run->sync, msg + got, cap - 1 - (size_t)got);
+        if (more > 0)
+            got += (int)more;
+        msg[got] = '\0';
+        set_error(run->res, "sandbox setup: %s", msg + 1);
+    } else {
+        set_error(run->res, "sandbox setup: the child ended before exec");
+    }
+    if (kill(run->child, SIGKILL) < 0) {
+        /* Gone already. */
+    }
+}
+
+/* The child reports its seccomp listener once its filter is in force; the supervisor takes it. */
+static bool take_seccomp_listener(struct run *run) {
+    char msg[256];
+    int got = read_full(run->sync, msg, sizeof(run->hello));
+    if (got != (int)sizeof(run->hello) || msg[0] != 'L') {
+        report_setup_failure(run, msg, got, sizeof(msg));
+        return false;
+    }
+    memcpy(&run->hello, msg, sizeof(run->hello));
+    run->listener = (int)syscall(SYS_pidfd_getfd, run->pidfd, run->hello.listener, 0);
+    if (run->listener < 0) {
+        abandon_child(run, "seccomp listener");
+        return false;
+    }
+    return true;
+}
+
+/* The child's parking call, the only one it makes before exec that its filter refuses. */
+static bool receive_park(struct run *run, struct seccomp_notif *notif) {
+    struct pollfd pfd[2] = {{.fd = run->listener, .events = POLLIN},
+                            {.fd = run->sync, .events = POLLIN}};
+    int ready;
+    do {
+        ready = poll(pfd, 2, -1);
+    } while (ready < 0 && errno == EINTR);
+    if (ready < 0) {
+        abandon_child(run, "poll");
+        return false;
+    }
+    if (!(pfd[0].revents & POLLIN)) {
+        char msg[256];
+        report_setup_failure(run, msg, read_full(run->sync, msg, 1), sizeof(msg));
+        return false;
+    }
+    memset(notif, 0, sizeof(*notif));
+    if (ioctl(run->listener, SECCOMP_IOCTL_NOTIF_RECV, notif) < 0) {
+        abandon_child(run, "seccomp notification");
+        return false;
+    }
+    if (notif->pid != (__u32)run->child || notif->data.nr != SYS_seccomp) {
+        errno = EPROTO;
+        abandon_child(run, "sandbox setup: a refused call before exec");
+        return false;
+    }
+    return true;
+}
+
+/* The request's rlimits, set on the parked child from here: it could not set them itself
+ * without calls its filter may refuse. */
+static bool limit_child(struct run *run) {
+    const struct run_request *req = run->req;
+    uint64_t cpu_seconds = req->cpu_ms / 1000 + (req->cpu_ms % 1000 != 0) + 1;
+    const struct {
+        int resource;
+        uint64_t soft, hard;
+        const char *name;
+    } limits[] = {
+        {RLIMIT_CPU, cpu_seconds, cpu_seconds + 1, "RLIMIT_CPU"},
+        {RLIMIT_STACK, req->memory_bytes, req->memory_bytes, "RLIMIT_STACK"},
+        {RLIMIT_FSIZE, req->file_size_bytes, req->file_size_bytes, "RLIMIT_FSIZE"},
+        {RLIMIT_NOFILE, req->open_files, req->open_files, "RLIMIT_NOFILE"},
+        {RLIMIT_CORE, 0, 0, "RLIMIT_CORE"},
+        {RLIMIT_MSGQUEUE, 0, 0, "RLIMIT_MSGQUEUE"},
+        {RLIMIT_NPROC, req->processes, req->processes, "RLIMIT_NPROC"},
+        {RLIMIT_AS, req->address_space_bytes, req->address_space_bytes, "RLIMIT_AS"},
+    };
+    for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+        if (limits[i].resource == RLIMIT_AS && !req->address_space_bytes)
+            continue;
+        struct rlimit rl = {.rlim_cur = limits[i].soft, .rlim_max = limits[i].hard};
+        if (prlimit(run->child, (enum __rlimit_resource)limits[i].resource, &rl, NULL) < 0) {
+            char what[64];
+            snprintf(what, sizeof(what), "sandbox setup: %s", limits[i].name);
+            abandon_child(run, what);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The request's standard input, put at the parked child's descriptor 0 in place of /dev/null. */
+static bool give_stdin(struct run *run, const struct seccomp_notif *notif) {
+    if (run->req->stdin_fd < 0)
+        return true;
+    struct seccomp_notif_addfd addfd = {
+        .id = notif->id,
+        .flags = SECCOMP_ADDFD_FLAG_SETFD,
+        .srcfd = (__u32)run->req->stdin_fd,
+        .newfd = 0,
+        .newfd_flags = 0,
+    };
+    if (ioctl(run->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd) < 0) {
+        abandon_child(run, "sandbox setup: standard input");
+        return false;
+    }
+    return true;
+}
+
+static bool put_string(char *buf, size_t cap, size_t *at, const char *s) {
+    size_t len = strlen(s) + 1;
+    if (len > cap - *at)
+        return false;
+    memcpy(buf + *at, s, len);
+    *at += len;
+    return true;
+}
+
+/* The paths the child tries in turn: the program's own, or its name on every PATH entry and
+ * then the bare name. */
+static bool put_paths(const struct run_request *req, char *buf, size_t cap, size_t *at,
+                      uint32_t *count) {
+    const char *name = req->argv[0];
+    *count = 1;
+    if (strchr(name, '/'))
+        return put_string(buf, cap, at, name);
+    const char *path = "/usr/local/bin:/usr/bin:/bin";
+    for (int i = 0; i < req->envc; i++)
+        if (strncmp(req->envp[i], "PATH=", 5) == 0)
+            path = req->envp[i] + 5;
+    while (*path && *count < CHILD_MAX_PATHS) {
+        size_t len = strcspn(path, ":");
+        char candidate[PATH_MAX];
+        if (snprintf(candidate, sizeof(candidate), "%.*s/%s", (int)len, path, name) <
+            (int)sizeof(candidate)) {
+            if (!put_string(buf, cap, at, candidate))
+                return false;
+            ++*count;
+        }
+        path += len;
+        if (*path == ':')
+            path++;
+    }
+    return put_string(buf, cap, at, name);
+}
+
+/* The launch message (child.h): 0 when it does not fit. */
+static size_t build_launch(const struct run_request *req, char *buf, size_t cap) {
+    struct launch_header header = {.argc = (uint32_t)req->argc, .envc = (uint32_t)req->envc};
+    size_t at = sizeof(header);
+    for (int i = 0; i < req->argc; i++)
+        if (!put_string(buf, cap, &at, req->argv[i]))
+            return 0;
+    for (int i = 0; i < req->envc; i++)
+        if (!put_string(buf, cap, &at, req->envp[i]))
+            return 0;
+    if (!put_paths(req, buf, cap, &at, &header.paths))
+        return 0;
+    header.bytes = (uint32_t)(at - sizeof(header));
+    memcpy(buf, &header, sizeof(header));
+    return at;
+}
+
+/* Releases the parked call with the go-ahead; the launch message goes before it when the
+ * socket's buffer surely holds it (the child finds it at once), else after. */
+static bool send_go(struct run *run, const struct seccomp_notif *notif) {
+    static char launch[PROTOCOL_REQUEST_MAX + CHILD_MAX_PATHS * PATH_MAX];
+    size_t len = build_launch(run->req, launch, sizeof(launch));
+    if (len == 0) {
+        errno = E2BIG;
+        abandon_child(run, "sandbox setup: arguments");
+        return false;
+    }
+    bool first = len <= 65536;
+    if (first && write_full(run->sync, launch, len) < 0) {
+        abandon_child(run, "sandbox setup: launch");
+        return false;
+    }
+    run->start = now_ns();
+    starvation_mark(&run->starvation);
+    struct seccomp_notif_resp go = {.id = notif->id, .val = CHILD_PARK_GO, .error = 0, .flags = 0};
+    if (ioctl(run->listener, SECCOMP_IOCTL_NOTIF_SEND, &go) < 0) {
+        abandon_child(run, "sandbox setup: go-ahead");
+        return false;
+    }
+    if (!first && write_full(run->sync, launch, len) < 0) {
+        abandon_child(run, "sandbox setup: launch");
+        return false;
+    }
+    return true;
+}
+
+/* After the go-ahead the child either execs (EOF on the socket) or says why it could not; read
+ * once the main process is reaped, when the answer is there (the socket closes at exec). */
 static void read_exec_outcome(struct run *run) {
+    if (run->sync < 0 || !run->released)
+        return;
     char msg[1 + sizeof(int)];
-    int got = read_full(run->sync[0], msg, sizeof(msg));
+    int got = read_full(run->sync, msg, sizeof(msg));
     if (got == (int)sizeof(msg) && msg[0] == 'X') {
         int exec_errno;
         memcpy(&exec_errno, msg + 1, sizeof(int));
@@ -607,35 +719,18 @@ static void read_exec_outcome(struct run *run) {
     }
 }
 
-/* The child reports its seccomp listener, the supervisor takes it, then the child may exec. */
-static void take_seccomp_listener(struct run *run) {
-    char msg[256];
-    int got = read_full(run->sync[0], msg, sizeof(run->hello));
-    if (got == (int)sizeof(run->hello) && msg[0] == 'L' && !run->res->error[0]) {
-        memcpy(&run->hello, msg, sizeof(run->hello));
-        run->listener = (int)syscall(SYS_pidfd_getfd, run->pidfd, run->hello.listener, 0);
-        if (run->listener < 0)
-            abandon_child(run, "seccomp listener");
-        else if (write(run->sync[0], "G", 1) != 1)
-            abandon_child(run, "handshake");
-        else
-            read_exec_outcome(run);
-    } else if (got > 0 && msg[0] == 'E') {
-        ssize_t more = read(run->sync[0], msg + got, sizeof(msg) - 1 - (size_t)got);
-        if (more > 0)
-            got += (int)more;
-        msg[got] = '\0';
-        set_error(run->res, "sandbox setup: %s", msg + 1);
-    } else if (!run->res->error[0]) {
-        set_error(run->res, "sandbox setup: the child ended before exec");
-    }
+/* The parked child gets the request's limits, standard input, arguments and environment,
+ * then the go-ahead, and execs. */
+static void start_child(struct run *run) {
+    adopt_parked_child(run);
+    struct seccomp_notif notif;
+    run->released = take_seccomp_listener(run) && receive_park(run, &notif) && limit_child(run) &&
+                    give_stdin(run, &notif) && send_go(run, &notif);
 }
 
 static void open_sinks(struct run *run) {
-    sink_open(&run->sinks[0], run->out[0], run->req->stdout_fd, run->req->output_bytes);
-    sink_open(&run->sinks[1], run->err[0], run->req->stderr_fd, run->req->stderr_bytes);
-    if (fcntl(run->out[0], F_SETFL, O_NONBLOCK) < 0 || fcntl(run->err[0], F_SETFL, O_NONBLOCK) < 0)
-        set_error(run->res, "pipes: %s", strerror(errno));
+    sink_open(&run->sinks[0], run->out, run->req->stdout_fd, run->req->output_bytes);
+    sink_open(&run->sinks[1], run->err, run->req->stderr_fd, run->req->stderr_bytes);
 }
 
 static void schedule_checks(struct run *run) {
@@ -691,8 +786,8 @@ struct ready {
 static int entry_fd(const struct run *run, int which) {
     switch (which) {
     case WATCH_PIDFD: return run->pidfd;
-    case WATCH_STDOUT: return run->out[0];
-    case WATCH_STDERR: return run->err[0];
+    case WATCH_STDOUT: return run->out;
+    case WATCH_STDERR: return run->err;
     case WATCH_TIMER: return run->timer;
     default: return run->listener;
     }
@@ -781,8 +876,8 @@ static int poll_with_readers(struct run *run, const struct timespec *timeout, st
     enum { P_PIDFD, P_STDOUT, P_STDERR, P_LISTENER, P_STDOUT_ROOM, P_STDERR_ROOM, P_COUNT };
     struct pollfd pfd[P_COUNT] = {
         [P_PIDFD] = {.fd = run->pidfd, .events = POLLIN},
-        [P_STDOUT] = {.fd = wants_watch(run, WATCH_STDOUT) ? run->out[0] : -1, .events = POLLIN},
-        [P_STDERR] = {.fd = wants_watch(run, WATCH_STDERR) ? run->err[0] : -1, .events = POLLIN},
+        [P_STDOUT] = {.fd = wants_watch(run, WATCH_STDOUT) ? run->out : -1, .events = POLLIN},
+        [P_STDERR] = {.fd = wants_watch(run, WATCH_STDERR) ? run->err : -1, .events = POLLIN},
         [P_LISTENER] = {.fd = run->listener, .events = POLLIN},
         [P_STDOUT_ROOM] = {.fd = sink_wants_room(&sinks[0]) ? sinks[0].to : -1, .events = POLLOUT},
         [P_STDERR_ROOM] = {.fd = sink_wants_room(&sinks[1]) ? sinks[1].to : -1, .events = POLLOUT},
@@ -1010,11 +1105,9 @@ static void take_off_setup(struct run *run) {
 static void release_run(struct run *run) {
     sink_close(&run->sinks[0]);
     sink_close(&run->sinks[1]);
-    for (int i = 0; i < 2; i++) {
-        close_fd(&run->out[i]);
-        close_fd(&run->err[i]);
-        close_fd(&run->sync[i]);
-    }
+    close_fd(&run->out);
+    close_fd(&run->err);
+    close_fd(&run->sync);
     close_fd(&run->pidfd);
     close_fd(&run->listener);
     close_fd(&run->epoll);
@@ -1022,13 +1115,28 @@ static void release_run(struct run *run) {
     close_request_fds(run->req);
 }
 
+/* The next run's child, of this run's shape (the next request usually has it), once every
+ * process of the run is reaped (init's kill(-1) would reach it before). Right after the run when
+ * the next run's cgroup is ready (on v1 its spawner forks it while the reply goes out), else
+ * after the reply (`wait`). A failure of the cgroup is the next run's error; one of the fork
+ * only a note, since the request forks its child itself if none is parked. */
+static void fork_next_child(const struct slot_config *cfg, const struct run_request *req,
+                            bool wait) {
+    if (parked.exists || parked.error[0])
+        return;
+    int ready = cgroup_next_child_ready(wait, parked.error, sizeof(parked.error));
+    char fork_err[256];
+    if (ready == 1 && fork_parked_start(cfg, req, fork_err, sizeof(fork_err)) < 0)
+        note("fork the next run's child: %s", fork_err);
+}
+
 void run_program(const struct slot_config *cfg, const struct run_request *req,
                  struct run_result *res) {
     struct run run;
     begin_run(&run, cfg, req, res);
-    if (cgroup_run_begin(req, res->error, sizeof(res->error)) == 0 && open_channels(&run) == 0 &&
-        start_child(&run) == 0) {
-        take_seccomp_listener(&run);
+    if (cgroup_run_begin(req, res->error, sizeof(res->error)) == 0 &&
+        have_parked_child(cfg, req, res) == 0) {
+        start_child(&run);
         open_sinks(&run);
         if (cgroup_prepare_after_next(req->memory_bytes, req->processes) < 0)
             note("prepare the cgroup after next: %s", strerror(errno));
@@ -1036,6 +1144,7 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
         if (stopped(&run))
             kill_everything();
         reap_main_process(&run);
+        read_exec_outcome(&run);
         reap_leftovers(&run);
         deliver_output(&run);
         record_figures(&run);
@@ -1043,20 +1152,30 @@ void run_program(const struct slot_config *cfg, const struct run_request *req,
     cgroup_run_end(res);
     take_off_setup(&run);
     release_run(&run);
+    if (!res->error[0])
+        fork_next_child(cfg, req, false);
 }
 
-/* The work between two runs, done after the reply so that it is off the critical path:
- * remove the finished run's cgroup, reset /tmp, and prepare the next run's cgroup. */
+/* The work between two runs, done after the reply so that it is off the critical path: the next
+ * run's child is forked (if run_program could not) into the next run's cgroup first, so that
+ * it sets itself up while the rest is done and the next request comes; then the finished run's
+ * cgroup is removed and /tmp reset. */
 int after_run(const struct slot_config *cfg, const struct run_request *req, char *err,
               size_t errcap) {
+    if (cgroup_prepare(req->memory_bytes, req->processes) < 0) {
+        snprintf(err, errcap, "prepare cgroup: %s", strerror(errno));
+        return -1;
+    }
+    fork_next_child(cfg, req, true);
+    if (parked.error[0]) {
+        snprintf(err, errcap, "%s", parked.error);
+        parked.error[0] = '\0';
+        return -1;
+    }
     if (cgroup_cleanup(err, errcap) < 0)
         return -1;
     if (reset_tmp(cfg) < 0) {
         snprintf(err, errcap, "reset /tmp: %s", strerror(errno));
-        return -1;
-    }
-    if (cgroup_prepare(req->memory_bytes, req->processes) < 0) {
-        snprintf(err, errcap, "prepare cgroup: %s", strerror(errno));
         return -1;
     }
     return 0;

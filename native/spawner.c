@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -116,7 +117,8 @@ static void *serve_init(void *arg) {
             if (write_byte(s->reply[1], REPLY_JOINED) < 0)
                 break;
         } else if (command == COMMAND_FORK) {
-            pid_t pid = fork();
+            /* A plain clone, as child_fork() in child.c explains. */
+            pid_t pid = (pid_t)syscall(SYS_clone, SIGCHLD, NULL, NULL, NULL, 0);
             if (pid == 0)
                 s->child(s->child_arg); /* never returns */
             s->pid = pid;
@@ -210,12 +212,25 @@ int spawner_wait_joined(struct spawner *s, char *err, size_t errcap) {
     return 0;
 }
 
-pid_t spawner_fork(struct spawner *s, void (*child)(void *), void *arg) {
+/* Whether the thread is in its run's directories, or has failed to get there: a wait for its
+ * join would not block. */
+bool spawner_join_done(const struct spawner *s) {
+    struct pollfd reply = {.fd = s->reply[0], .events = POLLIN};
+    return !s->join_pending || poll(&reply, 1, 0) > 0;
+}
+
+/* The fork is asked for here and its outcome read by spawner_fork_finish, so that the caller
+ * goes on meanwhile. Until then the child's descriptors must stay open: the thread shares the
+ * init's table, and the child copies it as it is at the fork. */
+int spawner_fork_start(struct spawner *s, void (*child)(void *), void *arg) {
     s->child = child;
     s->child_arg = arg;
+    return write_byte(s->command[1], COMMAND_FORK);
+}
+
+pid_t spawner_fork_finish(struct spawner *s) {
     char reply;
-    if (write_byte(s->command[1], COMMAND_FORK) < 0 || read_byte(s->reply[0], &reply) < 0 ||
-        reply != REPLY_FORKED)
+    if (read_byte(s->reply[0], &reply) < 0 || reply != REPLY_FORKED)
         return -1;
     errno = s->fork_errno;
     return s->pid;

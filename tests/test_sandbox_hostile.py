@@ -682,6 +682,38 @@ def test_clone_with_namespace_flags_is_rf(sb):
     clean(sb)
 
 
+def test_a_parked_child_never_runs_a_request_of_another_policy(sb):
+    """The next run's child is forked and confined before its request, with the last request's
+    filter (native/child.c): a request with another policy has that child killed and gets one
+    of its own. Runs alternating a policy that allows an AF_INET socket (java) with one that
+    refuses it (native) each get their own policy's verdict, however often they alternate."""
+    for _ in range(3):
+        r, out, _ = run(sb, ["./syscalls", "socket"], Limits(), policy="java")
+        assert r.status == "OK" and out.startswith("socket returned"), (r, out)
+        r, out, _ = run(sb, ["./syscalls", "socket"], Limits(), policy="native")
+        assert r.status == "RF" and r.syscall == "socket", (r, out)
+        assert out == "", out
+    clean(sb)
+
+
+def test_a_parked_child_gets_the_request_s_input_directory_and_program(sb):
+    """What the request decides reaches the parked child without a call its filter must allow:
+    its standard input (put at fd 0 while it is parked), its working directory (a child of
+    another one is replaced), its program found on PATH. Alternating them, each run sees its
+    own."""
+    for i in range(3):
+        payload = f"input {i}\n".encode()
+        r, out, _ = run(sb, ["./echo"], Limits(), stdin=payload)
+        assert r.status == "OK" and out == payload.decode(), (r, out)
+        r, out, _ = run(sb, ["/box/echo"], Limits(), stdin=payload * 2, cwd="/tmp")
+        assert r.status == "OK" and out == payload.decode() * 2, (r, out)
+        r, out, _ = run(sb, ["echo"], Limits(), stdin=payload, env={"PATH": "/nowhere:/box"})
+        assert r.status == "OK" and out == payload.decode(), (r, out)
+    r, _, _ = run(sb, ["no-such-program"], Limits(), env={"PATH": "/nowhere:/box"})
+    assert r.status == "SE" and "cannot execute no-such-program" in (r.error or ""), r
+    clean(sb)
+
+
 @pytest.mark.parametrize("abi", ["i386", "x32"])
 def test_foreign_abi_is_rf(sb, abi):
     r, out, _ = run(sb, ["./syscalls", abi], Limits())
@@ -733,6 +765,22 @@ def py_sb(make_sandbox):
 def test_cpython_socket_is_rf(py_sb):
     r = py_sb.run(["/usr/bin/python3", "hostile.py", "socket"], Limits(time_limit_ms=scaled(3000)))
     assert r.status == "RF" and r.syscall == "socket", r
+    clean(py_sb)
+
+
+def test_the_program_holds_no_capability_and_cannot_gain_one(py_sb):
+    """Every capability set of the program is empty, the bounding set included (its child drops
+    every capability the kernel knows before its request, native/child.c), and no_new_privs and
+    the filter are in force."""
+    code = ("import sys; s = dict(l.split(':', 1) for l in open('/proc/self/status')); "
+            "print(' '.join(f'{k}={s[k].strip()}' for k in sys.argv[1:]))")
+    fields = ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp"]
+    for _ in range(2):   # the first run's child is forked for its request, the next one ahead
+        r, out, err = run(py_sb, ["/usr/bin/python3", "-c", code, *fields],
+                          Limits(time_limit_ms=scaled(3000)))
+        assert r.status == "OK", (r, err)
+        assert out.split() == [f"{k}=0000000000000000" for k in fields[:5]] + [
+            "NoNewPrivs=1", "Seccomp=2"], out
     clean(py_sb)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import children_of, slot_dir_name, slot_parents
+from conftest import children_of, is_parked_child, slot_dir_name, slot_parents
 
 pytestmark = [pytest.mark.sandbox, pytest.mark.cgroup_layout("v1")]
 
@@ -31,11 +31,12 @@ def _tasks(directory: Path) -> set[int]:
     return {int(t) for t in (directory / "tasks").read_text().split()}
 
 
-def test_the_next_runs_cgroups_hold_a_thread_of_the_init_and_nothing_else(sb):
+def test_the_next_runs_cgroups_hold_a_thread_of_the_init_and_its_parked_child(sb):
     """Between runs two run directories exist in every v1 hierarchy: the next run's, with the
-    spawner that will fork its child, and the last run's, whose spawner stays there until the
-    next run is under way (it then moves on and removes it). Each holds one thread of the
-    slot's init and nothing else (the init's main thread stays outside)."""
+    spawner that forked its child and that child, parked until the request comes
+    (native/child.c), and the last run's, whose spawner stays there until the next run is under
+    way (it then moves on and removes it). Each holds one thread of the slot's init (the init's
+    main thread stays outside), and nothing else but the parked child."""
     assert sb.run(["./exitcode"]).status == "OK"
     children = children_of(sb._process.pid)
     assert len(children) == 1, children
@@ -48,14 +49,17 @@ def test_the_next_runs_cgroups_hold_a_thread_of_the_init_and_nothing_else(sb):
         slot = parent / slot_dir_name(sb.slot, sb._process.pid)
         while True:   # the spawner moves in and removes the directory it left, off the reply
             runs = sorted(p for p in slot.iterdir() if p.is_dir())
-            held = [_tasks(r) for r in runs]
-            if len(runs) == 2 and all(len(h) == 1 for h in held) or time.monotonic() > deadline:
+            held = [{t for t in _tasks(r) if not is_parked_child(str(t))} for r in runs]
+            parked = [t for r in runs for t in _tasks(r) if is_parked_child(str(t))]
+            if (len(runs) == 2 and all(len(h) == 1 for h in held) and len(parked) == 1
+                    or time.monotonic() > deadline):
                 break
             time.sleep(0.01)
         assert len(runs) == 2, runs
         spawners = set().union(*held)
         assert all(len(h) == 1 for h in held), held
         assert spawners <= threads - {init}, (spawners, threads, init)
+        assert len(parked) == 1 and parked[0] in children_of(init), (parked, children_of(init))
 
 
 def _bare_migration_ms() -> float:
