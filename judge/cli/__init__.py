@@ -10,11 +10,15 @@ from judge import JudgeError
 
 
 def main() -> None:
-    from judge.cli import commands  # noqa: F401  (registers every command on `app`)
     from judge.cli.app import app
-    from judge.cli.eval_cmd import optional_ray_value
+    from judge.cli.commands import register
+    args = sys.argv[1:]
+    register(args)
+    if "eval" in args:
+        from judge.cli.eval_cmd import optional_ray_value
+        args = optional_ray_value(args)
     try:
-        app(args=optional_ray_value(sys.argv[1:]))
+        app(args=args)
     except JudgeError as exc:
         typer.echo(f"judge: {exc}", err=True)
         sys.exit(2)
