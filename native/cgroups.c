@@ -418,7 +418,7 @@ static void sweep_stale(int parent) {
     closedir(dir);
 }
 
-/* Called by the outer supervisor once the slot is running, off the start-up path. */
+/* Called by the outer supervisor once the slot has started and served its first run. */
 void cgroup_sweep_stale(void) {
     for (int i = 0; i < cg.count; i++)
         if (cg.parent_fd[i] >= 0)

@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,6 +36,8 @@
 /* The slot's init, once it exists, as a pidfd: the parent-death signal kills it, and once it
  * is reaped the pidfd can reach no other process that got its pid. */
 static volatile sig_atomic_t init_pidfd = -1;
+
+enum { SWEEP_DELAY_MS = 200 };
 
 /* SIGTERM: the judge thread that started this supervisor is gone, or someone asks the slot to
  * stop. The init goes at once; main() then reaps it and removes the slot's cgroup directories,
@@ -390,6 +393,16 @@ static pid_t start_init(int argc, char **argv, struct slot_config *cfg, const si
     return child;
 }
 
+/* The directories of dead slots are swept once the slot's start and its first run are past
+ * (or the slot is gone already: a one-shot's), not beside them: on a small machine the sweep
+ * would take a CPU from the slot's start-up. */
+static void sweep_after_start(void) {
+    struct pollfd init_exit = {.fd = init_pidfd, .events = POLLIN};
+    while (poll(&init_exit, 1, SWEEP_DELAY_MS) < 0 && errno == EINTR) {
+    }
+    cgroup_sweep_stale();
+}
+
 int main(int argc, char **argv) {
     struct slot_config cfg;
     parse_args(argc, argv, &cfg);
@@ -402,7 +415,7 @@ int main(int argc, char **argv) {
     pid_t init = start_init(argc, argv, &cfg, &unblocked);
     close(cfg.sock);
     log_report_to(-1);
-    cgroup_sweep_stale();
+    sweep_after_start();
 
     int status = 0;
     while (waitpid(init, &status, 0) < 0 && errno == EINTR) {
