@@ -42,6 +42,8 @@ static struct {
     char slot_name[64];
     int count;             /* directories in use: 3 for v1, 1 for v2 */
     bool spawners;         /* v1: runs are forked by spawner threads (spawner.c) */
+    int spawner_count;     /* two, or one for a one-shot slot */
+    bool one_shot;         /* a one-shot slot: no directories for a run after its only one */
     unsigned serial;       /* run directories are named run-<serial> */
     struct run_dir run;    /* the next run's directories, or the running one's */
     struct run_dir queued; /* with spawners: the directories of the run after it */
@@ -623,9 +625,11 @@ void cgroup_slot_destroy(void) {
 /* Called by the slot's init before its first run: on v1, runs are forked by spawner threads
  * waiting in their cgroups (spawner.c explains why). */
 int cgroup_serve_begin(const struct slot_config *cfg, char *err, size_t errcap) {
+    cg.one_shot = cfg->one_shot;
     if (cg.mode != CGROUP_V1)
         return 0;
-    if (spawners_start(cfg->cpu, err, errcap) < 0)
+    cg.spawner_count = cfg->one_shot ? 1 : 2;
+    if (spawners_start(cfg->cpu, cg.spawner_count, err, errcap) < 0)
         return -1;
     cg.spawners = true;
     return 0;
@@ -673,7 +677,7 @@ static int write_limits(struct run_dir *d, uint64_t memory, uint64_t processes) 
 
 /* The spawner not waiting in the next run's directories nor in those after them. */
 static struct spawner *free_spawner(void) {
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < cg.spawner_count; i++) {
         struct spawner *s = spawner_get(i);
         if (cg.run.spawner != s && cg.queued.spawner != s)
             return s;
@@ -720,11 +724,11 @@ int cgroup_prepare(uint64_t memory, uint64_t processes) {
 }
 
 /* With spawners, the directories of the run after the next one, for the spawner the last run
- * freed: made while a run is under way, so that neither they nor the spawner's move (a grace
- * period) are between a reply and the next run. A failure is met again, and reported, when a
- * run needs them. */
+ * freed: made while a run is under way, so that neither they nor the spawner's move are between
+ * a reply and the next run. A one-shot slot has no run after its first. A failure is met again,
+ * and reported, when a run needs them. */
 int cgroup_prepare_after_next(uint64_t memory, uint64_t processes) {
-    if (!cg.spawners || cg.queued.ready || !free_spawner())
+    if (!cg.spawners || cg.one_shot || cg.queued.ready || !free_spawner())
         return 0;
     return make_run_dir(&cg.queued, memory, processes);
 }

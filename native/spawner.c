@@ -141,7 +141,8 @@ static int pin_spawners(int cpu, pthread_attr_t *attr) {
     return pthread_attr_setaffinity_np(attr, sizeof(set), &set);
 }
 
-int spawners_start(int cpu, char *err, size_t errcap) {
+/* `count` threads, at most two: a one-shot slot's single run needs one. */
+int spawners_start(int cpu, int count, char *err, size_t errcap) {
     sigset_t all, previous;
     sigfillset(&all);
     /* Signals are init's: the threads start with every one blocked. */
@@ -153,7 +154,7 @@ int spawners_start(int cpu, char *err, size_t errcap) {
     int rc = pthread_attr_init(&attr) != 0 || pin_spawners(cpu, &attr) != 0 ? -1 : 0;
     if (rc < 0)
         snprintf(err, errcap, "spawner: thread attributes");
-    for (int i = 0; i < 2 && rc == 0; i++) {
+    for (int i = 0; i < count && i < 2 && rc == 0; i++) {
         struct spawner *s = &spawners[i];
         memset(s, 0, sizeof(*s));
         int created = -1;

@@ -52,7 +52,7 @@ static void on_parent_death(int sig) {
 static void usage(void) {
     die("usage: judge-supervisor --sock FD --slot N [--cpu C] [--box DIR [--box-writable] | "
         "--box-tmpfs-mb MB] [--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind HOST[=INSIDE]]... "
-        "[--parent-pid PID] [--delivery-ms MS] [--verbose]");
+        "[--parent-pid PID] [--delivery-ms MS] [--one-shot] [--verbose]");
 }
 
 static long parse_number(const char *text, long min, long max) {
@@ -77,6 +77,7 @@ static const struct option options[] = {
     {"delivery-ms", required_argument, NULL, 'd'},
     {"box-tmpfs-mb", required_argument, NULL, 'T'},
     {"verbose", no_argument, NULL, 'v'},
+    {"one-shot", no_argument, NULL, 'o'}, /* one run, then the slot ends */
     {NULL, 0, NULL, 0},
 };
 
@@ -126,6 +127,7 @@ static void take_option(struct slot_config *cfg, int opt, char *value) {
     case 'b': cfg->box = value; break;
     case 'w': cfg->box_writable = true; break;
     case 'v': cfg->verbose = verbose_notes = true; break;
+    case 'o': cfg->one_shot = true; break;
     case 'd': cfg->delivery_ms = (uint64_t)parse_number(value, 0, 86400000); break;
     case 't': cfg->tmp_mb = (unsigned)parse_number(value, 1, 1 << 20); break;
     case 'T': cfg->box_tmpfs_mb = (unsigned)parse_number(value, 1, 1 << 20); break;
@@ -267,7 +269,8 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
         if (pending_error[0] && !res.error[0])
             snprintf(res.error, sizeof(res.error), "%s", pending_error);
         pending_error[0] = '\0';
-        if (write_result(cfg->sock, &res) < 0)
+        /* A one-shot slot ends with its run: what after_run would clean goes with the slot. */
+        if (write_result(cfg->sock, &res) < 0 || cfg->one_shot)
             _exit(0);
         if (rc > 0)
             after_run(cfg, &req, pending_error, sizeof(pending_error));

@@ -26,14 +26,16 @@ from conftest import (
     assert_dead_supervisors_swept,
     assert_no_leftovers,
     host_uid,
+    is_alive,
     memory_bound_kb,
     next_slot,
     processes_of_uid,
     run,
     scaled,
     supervisor_dirs,
+    supervisor_pids_of,
 )
-from judge.sandbox import Limits, SandboxError
+from judge.sandbox import Limits, Sandbox, SandboxError, run_once
 from judge.sandbox.environment import DEFAULT_ENV
 
 pytestmark = pytest.mark.sandbox
@@ -168,6 +170,33 @@ def test_double_fork_setsid_orphan_dies_with_the_run(sb):
         assert r.wall_time_ms < scaled(1000), r
         assert r.cpu_time_ms <= limits.time_limit_ms, r
     clean(sb)   # no process of uid 200000+slot is left: the orphan was killed and reaped
+
+
+def test_a_one_shot_leaves_nothing_once_its_supervisor_is_gone(box, require_sandbox, tmp_path):
+    """run_once returns before its slot is torn down (the supervisor ends with the reply and
+    cleans up unwaited): the orphan its run left is still killed, and the slot's cgroup
+    directories still removed."""
+    slot = next_slot()
+    before = set(supervisor_pids_of(os.getpid()))
+    r = run_once(["./orphan"], Limits(time_limit_ms=scaled(2000)), box=box, slot=slot,
+                 stdout=tmp_path / "out")
+    assert r.status in ("OK", "RF"), r    # RF: without a cgroup a run may not fork
+    started = set(supervisor_pids_of(os.getpid())) - before
+    assert len(started) == 1, started
+    supervisor = started.pop()
+    deadline = time.monotonic() + scaled(10_000) / 1000
+    while is_alive(supervisor) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not is_alive(supervisor), f"the one-shot's supervisor {supervisor} did not end"
+    assert not supervisor_dirs(supervisor), supervisor_dirs(supervisor)
+    assert_no_leftovers(slot, supervisor)
+
+
+def test_a_one_shot_slot_starts_a_fresh_supervisor_for_each_run(box, require_sandbox):
+    with Sandbox(box=box, slot=next_slot(), one_shot=True) as sb:
+        for code in ("0", "3"):
+            r = sb.run(["./exitcode", code], Limits())
+            assert r.exit_code == int(code) and not r.error, r
 
 
 def test_zombies_are_reaped(sb):
