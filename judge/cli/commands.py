@@ -18,11 +18,12 @@ MODULES = {
 }
 
 
-def register(args: list[str]) -> None:
+def register(args: list[str]) -> str | None:
     """Imports the module of the command `args` name (the first word that is no option: the
-    app's own options take no value), or every module when they name none of them: the help,
-    or a mistyped name, lists every command."""
+    app's own options take no value) and returns its name, or imports every module when they
+    name none of them (the help, or a mistyped name, lists every command) and returns None."""
     named = next((word for word in args if not word.startswith("-")), None)
     chosen = [MODULES[named]] if named in MODULES else list(MODULES.values())
     for module in chosen:
         importlib.import_module(f"judge.cli.{module}")
+    return named if named in MODULES else None
