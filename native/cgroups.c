@@ -12,10 +12,12 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 enum { CG_MEMORY, CG_CPU, CG_PIDS, CG_COUNT = CGROUP_V1_COUNT };
@@ -383,22 +385,18 @@ static unsigned long long own_pid_namespace(void) {
     return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long long)st.st_ino : 0;
 }
 
-/* Alive, and not a zombie its parent has yet to reap (a zombie holds its pid). */
+/* Alive, and not a zombie its parent has yet to reap (a zombie holds its pid). A pidfd polls
+ * readable once its process has exited: three light calls, where reading /proc/PID/stat (the
+ * kernel formats fifty fields) cost each of the slots alive on the host a sweep's tenth of a
+ * millisecond. Anything unclear counts as alive: its directories stay. */
 static bool process_alive(int pid) {
-    if (kill(pid, 0) < 0 && errno == ESRCH)
-        return false;
-    char path[64], buf[512];
-    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return errno != ENOENT;
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return true;
-    buf[n] = '\0';
-    const char *end = strrchr(buf, ')');
-    return !(end && end[1] == ' ' && (end[2] == 'Z' || end[2] == 'X'));
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (pidfd < 0)
+        return errno != ESRCH;
+    struct pollfd exited = {.fd = pidfd, .events = POLLIN};
+    int ready = poll(&exited, 1, 0);
+    close(pidfd);
+    return !(ready == 1 && (exited.revents & POLLIN));
 }
 
 /* Removes slot directories left by supervisors of our pid namespace that were killed before
