@@ -12,10 +12,12 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 enum { CG_MEMORY, CG_CPU, CG_PIDS, CG_COUNT = CGROUP_V1_COUNT };
@@ -43,6 +45,8 @@ static struct {
     char slot_name[64];
     int count;             /* directories in use: 3 for v1, 1 for v2 */
     bool spawners;         /* v1: runs are forked by spawner threads (spawner.c) */
+    int spawner_count;     /* two, or one for a one-shot slot */
+    bool one_shot;         /* a one-shot slot: no directories for a run after its only one */
     unsigned serial;       /* run directories are named run-<serial> */
     struct run_dir run;    /* the next run's directories, or the running one's */
     struct run_dir queued; /* with spawners: the directories of the run after it */
@@ -130,15 +134,76 @@ static bool mount_is_hierarchy(struct mount_entry *m, const char *controller) {
     return false;
 }
 
+/* /proc/self/cgroup and /proc/self/mountinfo, read once for every question a slot's creation
+ * asks of them (is v2 usable, where is each v1 hierarchy): the kernel writes mountinfo out anew
+ * at each read. NULL when unreadable, which reads as empty. */
+struct proc_view {
+    char *cgroup, *mountinfo;
+};
+
+static char *read_whole(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t cap = 16384, len = 0;
+    char *text = malloc(cap);
+    while (text) {
+        if (len + 1 == cap) {
+            char *bigger = realloc(text, cap *= 2);
+            if (!bigger)
+                free(text);
+            text = bigger;
+            continue;
+        }
+        ssize_t n = read(fd, text + len, cap - 1 - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n < 0) {
+                free(text);
+                text = NULL;
+            } else {
+                text[len] = '\0';
+            }
+            break;
+        }
+        len += (size_t)n;
+    }
+    close(fd);
+    return text;
+}
+
+static void proc_view_load(struct proc_view *v) {
+    v->cgroup = read_whole("/proc/self/cgroup");
+    v->mountinfo = read_whole("/proc/self/mountinfo");
+}
+
+static void proc_view_free(struct proc_view *v) {
+    free(v->cgroup);
+    free(v->mountinfo);
+    v->cgroup = v->mountinfo = NULL;
+}
+
+/* The line at *cursor into `line` (cut at cap, without its newline); moves *cursor past it. */
+static bool next_line(const char **cursor, char *line, size_t cap) {
+    const char *start = *cursor;
+    if (!start || !*start)
+        return false;
+    const char *end = strchr(start, '\n');
+    size_t len = end ? (size_t)(end - start) : strlen(start);
+    *cursor = end ? end + 1 : start + len;
+    snprintf(line, cap, "%.*s", (int)len, start);
+    return true;
+}
+
 /* This process's path in the hierarchy of `controller`, from /proc/self/cgroup (v2: the
  * "0::" line). */
-static int own_cgroup_path(const char *controller, char *path, size_t cap) {
-    FILE *self = fopen("/proc/self/cgroup", "re");
-    if (!self)
-        return -1;
+static int own_cgroup_path(const struct proc_view *v, const char *controller, char *path,
+                           size_t cap) {
     char line[4096];
+    const char *cursor = v->cgroup;
     int rc = -1;
-    while (rc < 0 && fgets(line, sizeof(line), self)) {
+    while (rc < 0 && next_line(&cursor, line, sizeof(line))) {
         char *first = strchr(line, ':');
         char *second = first ? strchr(first + 1, ':') : NULL;
         if (!second)
@@ -158,11 +223,9 @@ static int own_cgroup_path(const char *controller, char *path, size_t cap) {
         }
         if (match) {
             snprintf(path, cap, "%s", second + 1);
-            path[strcspn(path, "\n")] = '\0';
             rc = 0;
         }
     }
-    fclose(self);
     return rc;
 }
 
@@ -180,17 +243,16 @@ static bool is_under(const char *dir, const char *mp) {
  * only the rest of that path lies under the mount point. mountinfo lists mounts in the order
  * they were made, so the visible one for a place is the last that covers it: a container
  * engine may mount a hidden, read-only copy first and hide it under a later mount. */
-static int own_cgroup_dir(const char *controller, char *out, size_t cap) {
+static int own_cgroup_dir(const struct proc_view *v, const char *controller, char *out,
+                          size_t cap) {
     char path[PATH_MAX];
-    if (own_cgroup_path(controller, path, sizeof(path)) < 0)
-        return -1;
-    FILE *mi = fopen("/proc/self/mountinfo", "re");
-    if (!mi)
+    if (own_cgroup_path(v, controller, path, sizeof(path)) < 0)
         return -1;
     char line[4096], found_point[PATH_MAX] = "";
+    const char *cursor = v->mountinfo;
     struct mount_entry m;
     int rc = -1;
-    while (fgets(line, sizeof(line), mi)) {
+    while (next_line(&cursor, line, sizeof(line))) {
         if (!parse_mount_entry(line, &m))
             continue;
         if (rc == 0 && is_under(found_point, m.point))
@@ -207,7 +269,6 @@ static int own_cgroup_dir(const char *controller, char *out, size_t cap) {
             rc = 0;
         }
     }
-    fclose(mi);
     return rc;
 }
 
@@ -233,8 +294,8 @@ static bool v2_has_controllers(const char *dir, const char *file) {
     return ok;
 }
 
-bool cgroup_usable(const char *controller, char *dir, size_t cap) {
-    if (own_cgroup_dir(controller, dir, cap) < 0) {
+static bool usable_in(const struct proc_view *v, const char *controller, char *dir, size_t cap) {
+    if (own_cgroup_dir(v, controller, dir, cap) < 0) {
         dir[0] = '\0';
         return false;
     }
@@ -242,12 +303,20 @@ bool cgroup_usable(const char *controller, char *dir, size_t cap) {
     return controller || v2_has_controllers(dir, "cgroup.controllers");
 }
 
-enum cgroup_mode cgroup_detect(void) {
+bool cgroup_usable(const char *controller, char *dir, size_t cap) {
+    struct proc_view v;
+    proc_view_load(&v);
+    bool usable = usable_in(&v, controller, dir, cap);
+    proc_view_free(&v);
+    return usable;
+}
+
+static enum cgroup_mode detect_in(const struct proc_view *v) {
     char dir[PATH_MAX];
-    if (cgroup_usable(NULL, dir, sizeof(dir)))
+    if (usable_in(v, NULL, dir, sizeof(dir)))
         return CGROUP_V2;
     for (int i = 0; i < CG_COUNT; i++)
-        if (!cgroup_usable(cgroup_v1_controllers[i], dir, sizeof(dir)))
+        if (!usable_in(v, cgroup_v1_controllers[i], dir, sizeof(dir)))
             return CGROUP_NONE;
     return CGROUP_V1;
 }
@@ -317,22 +386,18 @@ static unsigned long long own_pid_namespace(void) {
     return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long long)st.st_ino : 0;
 }
 
-/* Alive, and not a zombie its parent has yet to reap (a zombie holds its pid). */
+/* Alive, and not a zombie its parent has yet to reap (a zombie holds its pid). A pidfd polls
+ * readable once its process has exited: three light calls, where reading /proc/PID/stat (the
+ * kernel formats fifty fields) cost each of the slots alive on the host a sweep's tenth of a
+ * millisecond. Anything unclear counts as alive: its directories stay. */
 static bool process_alive(int pid) {
-    if (kill(pid, 0) < 0 && errno == ESRCH)
-        return false;
-    char path[64], buf[512];
-    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return errno != ENOENT;
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return true;
-    buf[n] = '\0';
-    const char *end = strrchr(buf, ')');
-    return !(end && end[1] == ' ' && (end[2] == 'Z' || end[2] == 'X'));
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (pidfd < 0)
+        return errno != ESRCH;
+    struct pollfd exited = {.fd = pidfd, .events = POLLIN};
+    int ready = poll(&exited, 1, 0);
+    close(pidfd);
+    return !(ready == 1 && (exited.revents & POLLIN));
 }
 
 /* Removes slot directories left by supervisors of our pid namespace that were killed before
@@ -354,7 +419,7 @@ static void sweep_stale(int parent) {
     closedir(dir);
 }
 
-/* Called by the outer supervisor once the slot is running, off the start-up path. */
+/* Called by the outer supervisor once the slot has started and served its first run. */
 void cgroup_sweep_stale(void) {
     for (int i = 0; i < cg.count; i++)
         if (cg.parent_fd[i] >= 0)
@@ -368,10 +433,10 @@ static int make_slot_dir(int parent, int *slot_fd) {
     return *slot_fd < 0 ? -1 : 0;
 }
 
-static int slot_create_v1(char *err, size_t errcap) {
+static int slot_create_v1(const struct proc_view *v, char *err, size_t errcap) {
     for (int i = 0; i < CG_COUNT; i++) {
         char dir[PATH_MAX];
-        if (own_cgroup_dir(cgroup_v1_controllers[i], dir, sizeof(dir)) < 0) {
+        if (own_cgroup_dir(v, cgroup_v1_controllers[i], dir, sizeof(dir)) < 0) {
             snprintf(err, errcap, "cgroup v1 controller %s is not mounted",
                      cgroup_v1_controllers[i]);
             return -1;
@@ -429,8 +494,9 @@ static int move_processes_into_leaf(int base, const char *base_path, char *err, 
 
 /* Where a v2 slot goes: the judge's own cgroup, the only subtree it may change. When the judge
  * already lives in the leaf it made, the cgroup above the leaf. */
-static int own_base_v2(char *path, size_t cap, char *err, size_t errcap) {
-    if (own_cgroup_dir(NULL, path, cap) < 0) {
+static int own_base_v2(const struct proc_view *v, char *path, size_t cap, char *err,
+                       size_t errcap) {
+    if (own_cgroup_dir(v, NULL, path, cap) < 0) {
         snprintf(err, errcap, "cgroup v2: this process's cgroup is not visible under any mount");
         return -1;
     }
@@ -443,9 +509,9 @@ static int own_base_v2(char *path, size_t cap, char *err, size_t errcap) {
     return base;
 }
 
-static int slot_create_v2(char *err, size_t errcap) {
+static int slot_create_v2(const struct proc_view *v, char *err, size_t errcap) {
     char base_path[PATH_MAX];
-    int base = own_base_v2(base_path, sizeof(base_path), err, errcap);
+    int base = own_base_v2(v, base_path, sizeof(base_path), err, errcap);
     if (base < 0)
         return -1;
     cg.parent_fd[0] = base;
@@ -514,14 +580,18 @@ int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap) {
     run_dir_clear(&cg.queued);
     snprintf(cg.slot_name, sizeof(cg.slot_name), "judge-%d-slot%d-ns%llu", (int)getpid(), cfg->slot,
              own_pid_namespace());
+    struct proc_view view = {NULL, NULL};
+    if (cfg->cgroup_auto || cfg->cgroup != CGROUP_NONE)
+        proc_view_load(&view);
     if (cfg->cgroup_auto)
-        cfg->cgroup = cgroup_detect();
+        cfg->cgroup = detect_in(&view);
     cg.mode = cfg->cgroup;
     int rc = 0;
     if (cg.mode == CGROUP_V1)
-        rc = slot_create_v1(err, errcap);
+        rc = slot_create_v1(&view, err, errcap);
     else if (cg.mode == CGROUP_V2)
-        rc = slot_create_v2(err, errcap);
+        rc = slot_create_v2(&view, err, errcap);
+    proc_view_free(&view);
     if (rc < 0) {
         cgroup_slot_destroy();
         if (!cfg->cgroup_auto)
@@ -554,9 +624,11 @@ void cgroup_slot_destroy(void) {
 /* Called by the slot's init before its first run: on v1, runs are forked by spawner threads
  * waiting in their cgroups (spawner.c explains why). */
 int cgroup_serve_begin(const struct slot_config *cfg, char *err, size_t errcap) {
+    cg.one_shot = cfg->one_shot;
     if (cg.mode != CGROUP_V1)
         return 0;
-    if (spawners_start(cfg->cpu, err, errcap) < 0)
+    cg.spawner_count = cfg->one_shot ? 1 : 2;
+    if (spawners_start(cfg->cpu, cg.spawner_count, err, errcap) < 0)
         return -1;
     cg.spawners = true;
     return 0;
@@ -604,7 +676,7 @@ static int write_limits(struct run_dir *d, uint64_t memory, uint64_t processes) 
 
 /* The spawner not waiting in the next run's directories nor in those after them. */
 static struct spawner *free_spawner(void) {
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < cg.spawner_count; i++) {
         struct spawner *s = spawner_get(i);
         if (cg.run.spawner != s && cg.queued.spawner != s)
             return s;
@@ -651,11 +723,11 @@ int cgroup_prepare(uint64_t memory, uint64_t processes) {
 }
 
 /* With spawners, the directories of the run after the next one, for the spawner the last run
- * freed: made while a run is under way, so that neither they nor the spawner's move (a grace
- * period) are between a reply and the next run. A failure is met again, and reported, when a
- * run needs them. */
+ * freed: made while a run is under way, so that neither they nor the spawner's move are between
+ * a reply and the next run. A one-shot slot has no run after its first. A failure is met again,
+ * and reported, when a run needs them. */
 int cgroup_prepare_after_next(uint64_t memory, uint64_t processes) {
-    if (!cg.spawners || cg.queued.ready || !free_spawner())
+    if (!cg.spawners || cg.one_shot || cg.queued.ready || !free_spawner())
         return 0;
     return make_run_dir(&cg.queued, memory, processes);
 }

@@ -1,5 +1,6 @@
-/* The sandbox's cgroups. What cgroup_detect sees is shared by the supervisor and judge doctor
- * (through judge._native), so that the doctor reports the detection the sandbox uses. */
+/* The sandbox's cgroups. What cgroup_usable sees is shared by the supervisor's detection (--cgroup
+ * auto: v2 when usable, else v1 when all its hierarchies are) and judge doctor (through
+ * judge._native), so that the doctor reports the detection the sandbox uses. */
 #ifndef JUDGE_CGROUPS_H
 #define JUDGE_CGROUPS_H
 
@@ -18,8 +19,6 @@ extern const int cgroup_v1_controller_count;
  * directory in it to `dir` (empty when no mount shows it) and says whether the sandbox can use
  * it (for v2, its cgroup.controllers must offer memory and pids). */
 bool cgroup_usable(const char *controller, char *dir, size_t cap);
-/* What --cgroup auto starts from: v2 when usable, else v1 when all its hierarchies are. */
-enum cgroup_mode cgroup_detect(void);
 const char *cgroup_mode_name(enum cgroup_mode mode);
 
 /* The slot's cgroups (the supervisor's side; judge doctor uses only the detection above). */

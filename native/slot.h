@@ -32,6 +32,7 @@ struct slot_config {
     int nbinds;
     int sock;         /* SOCK_SEQPACKET to the Python side */
     bool verbose;     /* note every step on stderr (the judge shows the notes of a failure) */
+    bool one_shot;    /* one run, then the slot ends: nothing is prepared for a next one */
     pid_t parent_pid; /* the judge that started us; 0 when not given */
 };
 

@@ -8,7 +8,9 @@
  * that forks it, so the slot's init keeps two threads that each move into the cgroups of a run
  * to come, long before its request arrives, and wait there: the request's child is forked by
  * that thread and starts inside. Two, because a thread leaves its run's cgroups only once the
- * run's figures are read, while the next run's thread must already be in place.
+ * run's figures are read, while the next run's thread must already be in place. A thread moves
+ * itself alone (enter_run_cgroups), which the kernel does without that lock: a slot's first
+ * run, whose thread moves in just before it, pays no grace period either.
  *
  * A thread of init is spared by init's kill(-1) and is no child to reap; it counts as one task
  * in the pids controller (the limit is raised by one) and the CPU it spends inside the run's
@@ -26,7 +28,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -82,14 +83,15 @@ static int read_byte(int fd, char *byte) {
     }
 }
 
+/* "0" in a v1 tasks file moves the writing thread alone: the kernel (5.16 on) then leaves
+ * cgroup_threadgroup_rwsem alone, and with it the RCU grace period (5-14 ms of wall here)
+ * that taking it for writing costs after a quiet spell. Its own tid written there takes the
+ * lock like a whole process's move. */
 static void enter_run_cgroups(struct spawner *s) {
-    char tid[24];
-    snprintf(tid, sizeof(tid), "%ld", (long)syscall(SYS_gettid));
     s->error[0] = '\0';
     for (int i = 0; i < s->count; i++) {
         int fd = openat(s->run_fds[i], "tasks", O_WRONLY | O_CLOEXEC);
-        ssize_t len = (ssize_t)strlen(tid);
-        if (fd < 0 || write(fd, tid, (size_t)len) != len) {
+        if (fd < 0 || write(fd, "0", 1) != 1) {
             snprintf(s->error, sizeof(s->error), "spawner: join run cgroup: %s", strerror(errno));
             if (fd >= 0)
                 close(fd);
@@ -141,7 +143,8 @@ static int pin_spawners(int cpu, pthread_attr_t *attr) {
     return pthread_attr_setaffinity_np(attr, sizeof(set), &set);
 }
 
-int spawners_start(int cpu, char *err, size_t errcap) {
+/* `count` threads, at most two: a one-shot slot's single run needs one. */
+int spawners_start(int cpu, int count, char *err, size_t errcap) {
     sigset_t all, previous;
     sigfillset(&all);
     /* Signals are init's: the threads start with every one blocked. */
@@ -153,7 +156,7 @@ int spawners_start(int cpu, char *err, size_t errcap) {
     int rc = pthread_attr_init(&attr) != 0 || pin_spawners(cpu, &attr) != 0 ? -1 : 0;
     if (rc < 0)
         snprintf(err, errcap, "spawner: thread attributes");
-    for (int i = 0; i < 2 && rc == 0; i++) {
+    for (int i = 0; i < count && i < 2 && rc == 0; i++) {
         struct spawner *s = &spawners[i];
         memset(s, 0, sizeof(*s));
         int created = -1;

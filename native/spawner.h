@@ -8,7 +8,7 @@
 #include <sys/types.h>
 
 struct spawner;
-int spawners_start(int cpu, char *err, size_t errcap);
+int spawners_start(int cpu, int count, char *err, size_t errcap);
 struct spawner *spawner_get(int index);
 int spawner_send_join(struct spawner *s, const int run_fds[], const int slot_fds[], int count,
                       const char *name);

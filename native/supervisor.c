@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -36,6 +37,8 @@
  * is reaped the pidfd can reach no other process that got its pid. */
 static volatile sig_atomic_t init_pidfd = -1;
 
+enum { SWEEP_DELAY_MS = 200 };
+
 /* SIGTERM: the judge thread that started this supervisor is gone, or someone asks the slot to
  * stop. The init goes at once; main() then reaps it and removes the slot's cgroup directories,
  * which a supervisor killed outright would leave behind. */
@@ -49,7 +52,7 @@ static void on_parent_death(int sig) {
 static void usage(void) {
     die("usage: judge-supervisor --sock FD --slot N [--cpu C] [--box DIR [--box-writable] | "
         "--box-tmpfs-mb MB] [--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind HOST[=INSIDE]]... "
-        "[--parent-pid PID] [--delivery-ms MS] [--verbose]");
+        "[--parent-pid PID] [--delivery-ms MS] [--one-shot] [--verbose]");
 }
 
 static long parse_number(const char *text, long min, long max) {
@@ -74,6 +77,7 @@ static const struct option options[] = {
     {"delivery-ms", required_argument, NULL, 'd'},
     {"box-tmpfs-mb", required_argument, NULL, 'T'},
     {"verbose", no_argument, NULL, 'v'},
+    {"one-shot", no_argument, NULL, 'o'}, /* one run, then the slot ends */
     {NULL, 0, NULL, 0},
 };
 
@@ -123,6 +127,7 @@ static void take_option(struct slot_config *cfg, int opt, char *value) {
     case 'b': cfg->box = value; break;
     case 'w': cfg->box_writable = true; break;
     case 'v': cfg->verbose = verbose_notes = true; break;
+    case 'o': cfg->one_shot = true; break;
     case 'd': cfg->delivery_ms = (uint64_t)parse_number(value, 0, 86400000); break;
     case 't': cfg->tmp_mb = (unsigned)parse_number(value, 1, 1 << 20); break;
     case 'T': cfg->box_tmpfs_mb = (unsigned)parse_number(value, 1, 1 << 20); break;
@@ -264,7 +269,8 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
         if (pending_error[0] && !res.error[0])
             snprintf(res.error, sizeof(res.error), "%s", pending_error);
         pending_error[0] = '\0';
-        if (write_result(cfg->sock, &res) < 0)
+        /* A one-shot slot ends with its run: what after_run would clean goes with the slot. */
+        if (write_result(cfg->sock, &res) < 0 || cfg->one_shot)
             _exit(0);
         if (rc > 0)
             after_run(cfg, &req, pending_error, sizeof(pending_error));
@@ -390,6 +396,16 @@ static pid_t start_init(int argc, char **argv, struct slot_config *cfg, const si
     return child;
 }
 
+/* The directories of dead slots are swept once the slot's start and its first run are past
+ * (or the slot is gone already: a one-shot's), not beside them: on a small machine the sweep
+ * would take a CPU from the slot's start-up. */
+static void sweep_after_start(void) {
+    struct pollfd init_exit = {.fd = init_pidfd, .events = POLLIN};
+    while (poll(&init_exit, 1, SWEEP_DELAY_MS) < 0 && errno == EINTR) {
+    }
+    cgroup_sweep_stale();
+}
+
 int main(int argc, char **argv) {
     struct slot_config cfg;
     parse_args(argc, argv, &cfg);
@@ -402,7 +418,7 @@ int main(int argc, char **argv) {
     pid_t init = start_init(argc, argv, &cfg, &unblocked);
     close(cfg.sock);
     log_report_to(-1);
-    cgroup_sweep_stale();
+    sweep_after_start();
 
     int status = 0;
     while (waitpid(init, &status, 0) < 0 && errno == EINTR) {

@@ -29,6 +29,25 @@ def test_exec_json_reports_a_run_result(require_sandbox, box):
     assert result["status"] == "RE" and result["exit_code"] == 3
 
 
+def test_exec_imports_no_other_command(require_sandbox, box):
+    """`judge exec` imports its own command's module, not the others' (evaluation, the web
+    service): their imports cost every command tenths of a second."""
+    # `judge exec` ends with os._exit: the modules are listed on the way out.
+    code = ("import os, sys\nfrom judge.cli import main\nend = os._exit\n"
+            "def listed(code):\n"
+            "    print(' '.join(sorted(m for m in sys.modules if m.startswith('judge.'))))\n"
+            "    sys.stdout.flush()\n"
+            "    end(code)\n"
+            "os._exit = listed\nmain()")
+    done = subprocess.run([sys.executable, "-c", code, "exec", "--box", str(box), "--",
+                           "./exitcode"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    modules = set(done.stdout.split())
+    commands = {m for m in modules if m.startswith("judge.cli.") and m.endswith("_cmd")}
+    assert commands == {"judge.cli.exec_cmd"}, commands
+    assert not {m for m in modules if m.startswith(("judge.evaluate", "judge.service"))}, modules
+
+
 def test_exec_cgroup_mode_from_the_option_and_the_environment(require_sandbox, box):
     """--cgroup none, or JUDGE_CGROUP=none: the no-cgroup mode, which refuses process
     creation; an explicit --cgroup wins over the environment."""

@@ -23,17 +23,22 @@ import pytest
 
 from conftest import (
     NEIGHBOUR_SLOT,
+    V1_CONTROLLERS,
     assert_dead_supervisors_swept,
     assert_no_leftovers,
     host_uid,
+    is_alive,
     memory_bound_kb,
     next_slot,
     processes_of_uid,
     run,
     scaled,
+    slot_dir_name,
+    slot_parents,
     supervisor_dirs,
+    supervisor_pids_of,
 )
-from judge.sandbox import Limits, SandboxError
+from judge.sandbox import Limits, Sandbox, SandboxError, run_once
 from judge.sandbox.environment import DEFAULT_ENV
 
 pytestmark = pytest.mark.sandbox
@@ -170,6 +175,33 @@ def test_double_fork_setsid_orphan_dies_with_the_run(sb):
     clean(sb)   # no process of uid 200000+slot is left: the orphan was killed and reaped
 
 
+def test_a_one_shot_leaves_nothing_once_its_supervisor_is_gone(box, require_sandbox, tmp_path):
+    """run_once returns before its slot is torn down (the supervisor ends with the reply and
+    cleans up unwaited): the orphan its run left is still killed, and the slot's cgroup
+    directories still removed."""
+    slot = next_slot()
+    before = set(supervisor_pids_of(os.getpid()))
+    r = run_once(["./orphan"], Limits(time_limit_ms=scaled(2000)), box=box, slot=slot,
+                 stdout=tmp_path / "out")
+    assert r.status in ("OK", "RF"), r    # RF: without a cgroup a run may not fork
+    started = set(supervisor_pids_of(os.getpid())) - before
+    assert len(started) == 1, started
+    supervisor = started.pop()
+    deadline = time.monotonic() + scaled(10_000) / 1000
+    while is_alive(supervisor) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not is_alive(supervisor), f"the one-shot's supervisor {supervisor} did not end"
+    assert not supervisor_dirs(supervisor), supervisor_dirs(supervisor)
+    assert_no_leftovers(slot, supervisor)
+
+
+def test_a_one_shot_slot_starts_a_fresh_supervisor_for_each_run(box, require_sandbox):
+    with Sandbox(box=box, slot=next_slot(), one_shot=True) as sb:
+        for code in ("0", "3"):
+            r = sb.run(["./exitcode", code], Limits())
+            assert r.exit_code == int(code) and not r.error, r
+
+
 def test_zombies_are_reaped(sb):
     r, out, _ = run(sb, ["./zombie", "40"], Limits(processes=64, time_limit_ms=scaled(1000)))
     if sb.cgroup == "none":
@@ -257,6 +289,44 @@ def test_supervisor_killed_mid_run_is_swept_by_the_next_slot(make_sandbox):
         time.sleep(0.02)
     assert_no_leftovers(victim.slot, pid)
     clean(successor)
+
+
+def test_the_sweep_takes_a_zombie_for_dead_and_a_live_supervisor_for_alive(box, require_sandbox):
+    """Slot directories named for a pid whose process is a zombie (dead, its parent has yet to
+    reap it) or gone are swept by the next slot; those of a live process are left alone."""
+    with Sandbox(box=box, slot=next_slot(), one_shot=True) as sb:
+        mode = sb.cgroup
+        supervisor = sb._process.pid
+    if mode == "none":
+        pytest.skip("no cgroup: nothing to sweep")
+    hierarchies = ["unified"] if mode == "v2" else list(V1_CONTROLLERS)
+    live = subprocess.Popen(["sleep", "60"])
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    zombie = os.fork()
+    if zombie == 0:
+        os._exit(0)
+    made = {pid: [slot_parents()[h] / slot_dir_name(next_slot(), pid) for h in hierarchies]
+            for pid in (live.pid, gone.pid, zombie)}
+    try:
+        time.sleep(0.1)   # the child has exited: a zombie until it is reaped below
+        for directory in (d for dirs in made.values() for d in dirs):
+            directory.mkdir()
+        assert run_once(["./exitcode"], Limits(), box=box, slot=next_slot()).status == "OK"
+        deadline = time.monotonic() + scaled(10_000) / 1000
+        while (any(d.exists() for pid in (gone.pid, zombie) for d in made[pid])
+               and time.monotonic() < deadline):
+            time.sleep(0.02)
+        assert not [d for pid in (gone.pid, zombie) for d in made[pid] if d.exists()], made
+        assert all(d.exists() for d in made[live.pid]), made[live.pid]
+    finally:
+        live.kill()
+        live.wait()
+        os.waitpid(zombie, 0)
+        for directory in (d for dirs in made.values() for d in dirs):
+            if directory.exists():
+                directory.rmdir()
+    assert not supervisor_dirs(supervisor)
 
 
 def test_a_slot_whose_supervisor_was_killed_between_runs_starts_afresh(make_sandbox):

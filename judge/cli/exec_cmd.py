@@ -51,7 +51,7 @@ def exec_command(
         raise fail(str(exc)) from None
     sys.stdout.flush()
     target = stdout if stdout is not None else (None if as_json else sys.stdout.fileno())
-    with Sandbox(box=box, policy=policy, cgroup=cgroup) as sandbox:
+    with Sandbox(box=box, policy=policy, cgroup=cgroup, one_shot=True) as sandbox:
         result = sandbox.run(command, limits, stdin=stdin, stdout=target,
                              stderr=sys.stderr.fileno())
     if result.status == Status.SE and result.error and result.error.startswith(CANNOT_EXECUTE):

@@ -91,13 +91,16 @@ class Sandbox:
     /tmp. The supervisor dies with the thread that started it (PR_SET_PDEATHSIG follows the
     parent thread), so a slot belongs to the thread that created it for its whole life: from
     any other thread, start, run and close raise a JudgeError.
+    one_shot: the slot serves a single run (run_once, `judge exec`): its supervisor prepares
+    nothing for a next run and ends with the reply, and the slot is closed without waiting for
+    its clean-up; a further run starts a fresh supervisor.
     """
 
     def __init__(self, box: str | os.PathLike | None = None, policy: str = "native", *,
                  slot: int = COMMAND.first, cpu: int | None = None, cgroup: str | None = None,
                  box_writable: bool = False, box_tmpfs_mb: int | None = None,
                  tmp_size_mb: int = 64, binds: tuple = (), env: dict[str, str] | None = None,
-                 delivery_timeout_ms: int = DELIVERY_TIMEOUT_MS) -> None:
+                 delivery_timeout_ms: int = DELIVERY_TIMEOUT_MS, one_shot: bool = False) -> None:
         if box_tmpfs_mb is not None and (box is not None or box_writable):
             raise SandboxError("a tmpfs box replaces the box directory: give one or the other")
         if box is not None:
@@ -120,6 +123,7 @@ class Sandbox:
         self.box_fd: int | None = None
         self.tmp_size_mb = tmp_size_mb
         self.delivery_timeout_ms = delivery_timeout_ms
+        self.one_shot = one_shot
         self.binds = tuple(binds)
         self.env = dict(DEFAULT_ENV if env is None else env)
         self.cgroup: str | None = None
@@ -158,6 +162,8 @@ class Sandbox:
             args.append("--box-writable")
         if self.box_tmpfs_mb is not None:
             args += ["--box-tmpfs-mb", str(self.box_tmpfs_mb)]
+        if self.one_shot:
+            args.append("--one-shot")
         for bind in self.binds:
             # A host path seen at the same path inside, or (host path, inside path).
             host, inside = (bind, bind) if isinstance(bind, (str, os.PathLike)) else bind
@@ -338,6 +344,8 @@ class Sandbox:
         reply = self._receive(pending.limits)
         result = self._decode(reply, pending.limits, self._process_accounting(pending.policy))
         notes = self._log_notes()
+        if self.one_shot:
+            self._end(wait=False)
         if result.error and notes:
             # A judge failure carries what the supervisor was doing (with --verbose, each step).
             return dataclasses.replace(result, error=f"{result.error} (supervisor: "
@@ -515,7 +523,7 @@ def run_once(argv: list[str], limits: Limits | None = None, *, box=None, policy:
              **kwargs) -> RunResult:
     """The cold path: a one-shot slot for a single run."""
     run_args = {k: kwargs.pop(k) for k in ("stdin", "stdout", "stderr", "env", "cwd") if k in kwargs}
-    sandbox = Sandbox(box=box, policy=policy, **kwargs).start()
+    sandbox = Sandbox(box=box, policy=policy, one_shot=True, **kwargs).start()
     try:
         return sandbox.run(argv, limits, **run_args)
     finally:

@@ -5,6 +5,7 @@ import os
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ PROGRAMS = Path(__file__).resolve().parents[1] / "programs"
 USED = ("exitcode", "spin", "mem")
 RUNS = 300
 COLD_RUNS = 40
+CLI_RUNS = 10
 SPACED_RUNS = 40
 SPACING_S = 0.03
 
@@ -55,6 +57,26 @@ def bwrap_command(box: Path) -> list[str] | None:
             "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "/box/exitcode"]
 
 
+def interleaved_ms(fns: dict, runs: int) -> dict:
+    """Median ms of each function, called in turn (one of each a round), so that the machine's
+    load falls on all of them alike."""
+    for fn in fns.values():
+        fn()
+    times: dict = {name: [] for name in fns}
+    for _ in range(runs):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append((time.perf_counter() - start) * 1e3)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def judge_exec_command(box: Path) -> list[str]:
+    """`judge exec` as a user types it: a fresh Python process, the CLI's imports included."""
+    return [sys.executable, "-c", "from judge.cli import main; main()", "exec", "--box", str(box),
+            "--", "./exitcode"]
+
+
 def spaced_ms(fn, runs: int, gap_s: float = SPACING_S) -> float:
     """Median time of one call made gap_s after the last has ended: what a test pays that
     comes after a checker, or after a run of tens of milliseconds."""
@@ -83,12 +105,20 @@ def overhead(console: Console, box: Path) -> None:
         rows.append(("judge warm slot (no cgroup)",
                      per_run_ms(lambda: sandbox.run(["./exitcode"], limits), RUNS),
                      spaced_ms(lambda: sandbox.run(["./exitcode"], limits), SPACED_RUNS), ""))
-    cold = per_run_ms(lambda: run_once(["./exitcode"], limits, box=box), COLD_RUNS)
     command = bwrap_command(box)
-    bwrap = per_run_ms(lambda: subprocess.run(command, check=True), COLD_RUNS) if command else None
-    rows.append(("judge cold one-shot", cold, None, "<= bwrap" if bwrap else ""))
-    if bwrap is not None:
-        rows.append(("bubblewrap (bwrap)", bwrap, None, ""))
+    cold_paths = {"judge cold one-shot": lambda: run_once(["./exitcode"], limits, box=box)}
+    if command:
+        cold_paths["bubblewrap (bwrap)"] = lambda: subprocess.run(command, check=True)
+    for name, ms in interleaved_ms(cold_paths, COLD_RUNS).items():
+        rows.append((name, ms, None, "<= bwrap" if command and name.startswith("judge") else ""))
+    # End to end, as a shell runs them: the judge's CLI process against bwrap's (the row above).
+    cli = judge_exec_command(box)
+    cli_paths = {"judge exec (CLI process, end to end)":
+                 lambda: subprocess.run(cli, check=True, stderr=subprocess.DEVNULL),
+                 "python -c pass (the interpreter's own start)":
+                 lambda: subprocess.run([sys.executable, "-c", "pass"], check=True)}
+    for name, ms in interleaved_ms(cli_paths, CLI_RUNS).items():
+        rows.append((name, ms, None, ""))
     table = Table(title="per-run overhead: empty static program (spaced: each run "
                         f"{SPACING_S * 1e3:.0f} ms after the last, as after a checker)")
     for column in ("path", "ms / run", "x bare spawn", "spaced ms", "spaced x bare", "target"):
