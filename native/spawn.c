@@ -1115,14 +1115,14 @@ static void release_run(struct run *run) {
     close_request_fds(run->req);
 }
 
-/* The next run's child, of this run's shape (the next request usually has it), once every
- * process of the run is reaped (init's kill(-1) would reach it before). Right after the run when
- * the next run's cgroup is ready (on v1 its spawner forks it while the reply goes out), else
- * after the reply (`wait`). A failure of the cgroup is the next run's error; one of the fork
- * only a note, since the request forks its child itself if none is parked. */
+/* The next run's child (none for a one-shot slot), of this run's shape (the next request usually
+ * has it), once every process of the run is reaped (init's kill(-1) would reach it before). Right
+ * after the run when the next run's cgroup is ready (on v1 its spawner forks it while the reply
+ * goes out), else after the reply (`wait`). A failure of the cgroup is the next run's error; one of
+ * the fork only a note, since the request forks its child itself if none is parked. */
 static void fork_next_child(const struct slot_config *cfg, const struct run_request *req,
                             bool wait) {
-    if (parked.exists || parked.error[0])
+    if (cfg->one_shot || parked.exists || parked.error[0])
         return;
     int ready = cgroup_next_child_ready(wait, parked.error, sizeof(parked.error));
     char fork_err[256];
