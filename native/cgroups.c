@@ -355,11 +355,14 @@ static int kill_listed(int dirfd) {
 /* Kills what is left in the run directories of a dead supervisor's slot and removes them:
  * a supervisor killed with SIGKILL leaves its runs' cgroups behind, and their last processes
  * may not be reaped yet. Only processes visible in our pid namespace are killed (cgroup.procs
- * lists no other), never with cgroup.kill, which would reach every namespace. */
-static void remove_slot_dir(int parent, const char *name) {
+ * lists no other), never with cgroup.kill, which would reach every namespace. True when the
+ * slot's directory is gone; false when a directory is still busy (on v2 a dying process has
+ * left cgroup.procs but keeps its cgroup populated until it is reaped): the caller sweeps
+ * again later. */
+static bool remove_slot_dir(int parent, const char *name) {
     int slot = openat(parent, name, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
     if (slot < 0)
-        return;
+        return errno == ENOENT;
     DIR *runs = opendir_at(slot, ".");
     struct dirent *run;
     while (runs && (run = readdir(runs))) {
@@ -375,7 +378,7 @@ static void remove_slot_dir(int parent, const char *name) {
     if (runs)
         closedir(runs);
     close(slot);
-    unlinkat(parent, name, AT_REMOVEDIR);
+    return unlinkat(parent, name, AT_REMOVEDIR) == 0 || errno == ENOENT;
 }
 
 /* The pid namespace a slot's supervisor pid means something in: judges in other pid
@@ -401,12 +404,14 @@ static bool process_alive(int pid) {
 }
 
 /* Removes slot directories left by supervisors of our pid namespace that were killed before
- * they could clean up (named judge-<pid>-slot<n>-ns<pid namespace>, <pid> no longer alive). */
-static void sweep_stale(int parent) {
+ * they could clean up (named judge-<pid>-slot<n>-ns<pid namespace>, <pid> no longer alive);
+ * returns how many are still there. */
+static int sweep_stale(int parent) {
     DIR *dir = opendir_at(parent, ".");
     if (!dir)
-        return;
+        return 0;
     unsigned long long ours = own_pid_namespace();
+    int left = 0;
     struct dirent *entry;
     while ((entry = readdir(dir))) {
         int pid, slot;
@@ -414,16 +419,19 @@ static void sweep_stale(int parent) {
         if (sscanf(entry->d_name, "judge-%d-slot%d-ns%llu", &pid, &slot, &ns) != 3 || pid <= 0 ||
             ns != ours || process_alive(pid))
             continue;
-        remove_slot_dir(parent, entry->d_name);
+        if (!remove_slot_dir(parent, entry->d_name))
+            left++;
     }
     closedir(dir);
+    return left;
 }
 
-/* Called by the outer supervisor once the slot has started and served its first run. */
-void cgroup_sweep_stale(void) {
+int cgroup_sweep_stale(void) {
+    int left = 0;
     for (int i = 0; i < cg.count; i++)
         if (cg.parent_fd[i] >= 0)
-            sweep_stale(cg.parent_fd[i]);
+            left += sweep_stale(cg.parent_fd[i]);
+    return left;
 }
 
 static int make_slot_dir(int parent, int *slot_fd) {

@@ -28,7 +28,9 @@ struct run_result;
 struct spawner;
 int cgroup_slot_create(struct slot_config *cfg, char *err, size_t errcap);
 void cgroup_slot_destroy(void);
-void cgroup_sweep_stale(void);
+/* Removes the cgroups of slots whose supervisor died without cleaning up; returns how many
+ * dead slots' directories are still busy (their last processes not yet reaped). */
+int cgroup_sweep_stale(void);
 int cgroup_serve_begin(const struct slot_config *cfg, char *err, size_t errcap);
 int cgroup_prepare(uint64_t memory, uint64_t processes);
 int cgroup_prepare_after_next(uint64_t memory, uint64_t processes);

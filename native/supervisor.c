@@ -37,7 +37,7 @@
  * is reaped the pidfd can reach no other process that got its pid. */
 static volatile sig_atomic_t init_pidfd = -1;
 
-enum { SWEEP_DELAY_MS = 200 };
+enum { SWEEP_DELAY_MS = 200, SWEEP_RETRIES = 6 };
 
 /* SIGTERM: the judge thread that started this supervisor is gone, or someone asks the slot to
  * stop. The init goes at once; main() then reaps it and removes the slot's cgroup directories,
@@ -396,14 +396,28 @@ static pid_t start_init(int argc, char **argv, struct slot_config *cfg, const si
     return child;
 }
 
+/* Waits up to `ms` for the init to exit; true when it has. */
+static bool init_exits_within(int ms) {
+    struct pollfd init_exit = {.fd = init_pidfd, .events = POLLIN};
+    int ready;
+    while ((ready = poll(&init_exit, 1, ms)) < 0 && errno == EINTR) {
+    }
+    return ready > 0;
+}
+
 /* The directories of dead slots are swept once the slot's start and its first run are past
  * (or the slot is gone already: a one-shot's), not beside them: on a small machine the sweep
- * would take a CPU from the slot's start-up. */
+ * would take a CPU from the slot's start-up. A dead slot whose last processes are still being
+ * reaped cannot be removed yet, so the sweep is tried again, further apart each time, while
+ * this slot lives; whatever is still left is the next slot's to sweep. */
 static void sweep_after_start(void) {
-    struct pollfd init_exit = {.fd = init_pidfd, .events = POLLIN};
-    while (poll(&init_exit, 1, SWEEP_DELAY_MS) < 0 && errno == EINTR) {
+    bool init_gone = init_exits_within(SWEEP_DELAY_MS);
+    int delay_ms = SWEEP_DELAY_MS;
+    for (int attempt = 0; cgroup_sweep_stale() > 0 && !init_gone && attempt < SWEEP_RETRIES;
+         attempt++) {
+        init_gone = init_exits_within(delay_ms);
+        delay_ms *= 2;
     }
-    cgroup_sweep_stale();
 }
 
 int main(int argc, char **argv) {
