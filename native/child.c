@@ -11,6 +11,7 @@
 #include "protocol.h"
 #include "seccomp_install.h"
 #include "slot.h"
+#include "stream_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -212,16 +213,10 @@ static void park(void) {
     }
 }
 
+/* A short read means the supervisor is gone or broke the protocol: the child has nothing to run. */
 static void read_exactly(void *buf, size_t len) {
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = read(SYNC_FD, (char *)buf + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            _exit(127);
-        done += (size_t)n;
-    }
+    if (read_full(SYNC_FD, buf, len) != (int)len)
+        _exit(127);
 }
 
 /* Splits `count` NUL-terminated strings off `*cursor` into `out` (NULL-terminated). */

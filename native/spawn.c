@@ -12,6 +12,7 @@
 #include "slot.h"
 #include "spawner.h"
 #include "starvation.h"
+#include "stream_io.h"
 #include "sysinfo_answer.h"
 
 #include <errno.h>
@@ -238,32 +239,6 @@ static pid_t fork_child(bool *born_in_cgroup) {
     }
     *born_in_cgroup = false;
     return child_fork();
-}
-
-static int read_full(int fd, void *buf, size_t len) {
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = read(fd, (char *)buf + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return (int)done;
-        done += (size_t)n;
-    }
-    return (int)done;
-}
-
-static int write_full(int fd, const void *buf, size_t len) {
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, (const char *)buf + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        done += (size_t)n;
-    }
-    return 0;
 }
 
 static void close_fd(int *fd) {
