@@ -211,7 +211,12 @@ static struct parked {
     struct spawner *forking;              /* the spawner whose fork's outcome is still unread */
     clockid_t clock;
     char error[256]; /* a failure while forking it after a run, reported with the next run */
-} parked = {.pidfd = -1, .out = -1, .err = -1, .sync = -1};
+    /* Whether the next run is likely to take a child of the last one's shape. A slot whose runs
+     * alternate shapes (a checker between tests) would otherwise fork a child after every run
+     * only to kill it at the next: parking stops at a discard and starts again once two
+     * requests in a row have the same shape. */
+    bool repeats;
+} parked = {.pidfd = -1, .out = -1, .err = -1, .sync = -1, .repeats = true};
 
 static void __attribute__((noreturn)) parked_child(void *unused) {
     (void)unused;
@@ -461,8 +466,12 @@ static int have_parked_child(const struct slot_config *cfg, const struct run_req
         res->error[0] = '\0'; /* a new child is forked below, and reports a failure that lasts */
     if (parked.exists && shape_matches(&parked.shape, req))
         return 0;
-    if (parked.exists)
+    if (parked.exists) {
         discard_parked();
+        parked.repeats = false;
+    } else if (!parked.repeats) {
+        parked.repeats = shape_matches(&parked.shape, req); /* the last request's shape */
+    }
     if (fork_parked_start(cfg, req, res->error, sizeof(res->error)) < 0)
         return -1;
     return fork_parked_finish(res->error, sizeof(res->error));
@@ -1097,7 +1106,7 @@ static void release_run(struct run *run) {
  * the fork only a note, since the request forks its child itself if none is parked. */
 static void fork_next_child(const struct slot_config *cfg, const struct run_request *req,
                             bool wait) {
-    if (cfg->one_shot || parked.exists || parked.error[0])
+    if (cfg->one_shot || !parked.repeats || parked.exists || parked.error[0])
         return;
     int ready = cgroup_next_child_ready(wait, parked.error, sizeof(parked.error));
     char fork_err[256];

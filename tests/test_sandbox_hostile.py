@@ -26,8 +26,10 @@ from conftest import (
     V1_CONTROLLERS,
     assert_dead_supervisors_swept,
     assert_no_leftovers,
+    children_of,
     host_uid,
     is_alive,
+    is_parked_child,
     memory_bound_kb,
     next_slot,
     processes_of_uid,
@@ -765,6 +767,46 @@ def test_a_parked_child_never_runs_a_request_of_another_policy(sb):
         r, out, _ = run(sb, ["./syscalls", "socket"], Limits(), policy="native")
         assert r.status == "RF" and r.syscall == "socket", (r, out)
         assert out == "", out
+    clean(sb)
+
+
+def _parked_children(sb) -> list[int]:
+    """The children the slot's init keeps parked for the next run (none while it forks its
+    child afresh); it forks one just after a reply, so a slot that parks is waited for."""
+    [init] = children_of(sb._process.pid)
+    return [pid for pid in children_of(init) if is_parked_child(str(pid))]
+
+
+def _wait_parked(sb, expected: int) -> list[int]:
+    deadline = time.monotonic() + scaled(5000) / 1000
+    while len(parked := _parked_children(sb)) != expected and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return parked
+
+
+def test_a_slot_that_alternates_policies_stops_parking_children_it_would_kill(sb):
+    """A child parked with one policy is killed when the next request has another. A slot
+    whose runs alternate (a checker between tests) parks none once it has killed one, and parks
+    again after two requests in a row of the same shape; every run keeps its own policy's
+    verdict throughout."""
+    def java_socket_is_ok():
+        r, out, _ = run(sb, ["./syscalls", "socket"], Limits(), policy="java")
+        assert r.status == "OK" and out.startswith("socket returned"), (r, out)
+
+    def native_socket_is_rf():
+        r, _, _ = run(sb, ["./syscalls", "socket"], Limits(), policy="native")
+        assert r.status == "RF" and r.syscall == "socket", r
+
+    java_socket_is_ok()
+    assert len(_wait_parked(sb, 1)) == 1, "a slot's first run parks the next run's child"
+    for _ in range(2):
+        native_socket_is_rf()
+        java_socket_is_ok()
+    time.sleep(0.2)   # room for a child the init would wrongly fork after the reply
+    assert _parked_children(sb) == [], "alternating runs still park a child each"
+    java_socket_is_ok()
+    assert len(_wait_parked(sb, 1)) == 1, "two runs of one shape in a row park again"
+    native_socket_is_rf()
     clean(sb)
 
 
