@@ -756,6 +756,23 @@ def test_clone_with_namespace_flags_is_rf(sb):
     clean(sb)
 
 
+@pytest.mark.parametrize("policy", ["java", "mono", "general"])
+@pytest.mark.parametrize("attempt", ["idle-init", "renice-init"])
+def test_a_program_cannot_slow_the_slots_init(sb, policy, attempt):
+    """The init relays an interaction's messages and switches its own scheduling policy back
+    before each check falls due; a failed switch back is a judge failure (SE). Policies that
+    let a runtime set its threads' priorities (sched_setscheduler, setpriority) must not let a
+    program reach the init, pid 1 of its namespace: moving it to SCHED_IDLE would make that
+    switch back fail and turn the submission's run into a judge failure. The unprivileged mode
+    tries the same (test_sandbox_limits.UNPRIVILEGED_SCRIPT)."""
+    r, out, _ = run(sb, ["./syscalls", attempt], Limits(), policy=policy)
+    if r.status == "RF":   # this policy refuses the call outright
+        assert r.syscall in ("sched_setscheduler", "setpriority"), r
+    else:
+        assert r.status == "OK" and out == f"{attempt} returned -1 errno EPERM\n", (r, out)
+    clean(sb)
+
+
 def test_a_parked_child_never_runs_a_request_of_another_policy(sb):
     """The next run's child is forked and confined before its request, with the last request's
     filter (native/child.c): a request with another policy has that child killed and gets one

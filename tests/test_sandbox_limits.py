@@ -529,7 +529,7 @@ def test_empty_argv_is_refused(sb):
 # -- the unprivileged mode ------------------------------------------------------------------
 
 UNPRIVILEGED_SCRIPT = textwrap.dedent("""
-    import json, os, sys
+    import json, os, sys, tempfile
     from judge.sandbox import Limits, Sandbox
     box, slot, scale = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
     ms = lambda value: int(round(value * scale))
@@ -548,6 +548,11 @@ UNPRIVILEGED_SCRIPT = textwrap.dedent("""
         }
         for name, (argv, limits) in cases.items():
             out[name] = sb.run(argv, limits).to_dict()
+        for attempt in ("idle-init", "renice-init"):   # test_a_program_cannot_slow_the_slots_init
+            with tempfile.TemporaryFile() as said:
+                status = sb.run(["./syscalls", attempt], Limits(), policy="java", stdout=said).status
+                said.seek(0)
+                out[attempt] = {"status": status, "said": said.read().decode()}
     with Sandbox(box_tmpfs_mb=1, slot=slot, policy="python") as sb:
         fd = os.open("in.txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=sb.box_fd)
         os.write(fd, b"judge")
@@ -597,6 +602,8 @@ def _check_unprivileged_runs(out: dict) -> None:
     assert mle["status"] == "MLE", mle
     assert rf["status"] == "RF" and rf["syscall"] == "ptrace", rf
     assert out["ps"]["status"] == "OK", out["ps"]
+    for attempt in ("idle-init", "renice-init"):
+        assert out[attempt] == {"status": "OK", "said": f"{attempt} returned -1 errno EPERM\n"}, out
     assert out["tmpfs_box"] == {"status": "OK", "read_back": "judgejudge"}, out["tmpfs_box"]
     # Nothing of it is left running as nobody: no supervisor, no program.
     leftovers = [p for p in processes_of_uid(65534) if p.split()[1] in UNPRIVILEGED_NAMES]

@@ -53,6 +53,10 @@ int main(int argc, char **argv) {
         rc = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0);
     else if (strcmp(name, "socket") == 0)
         rc = syscall(SYS_socket, 2 /* AF_INET */, 1 /* SOCK_STREAM */, 0);
+    else if (strcmp(name, "idle-init") == 0) /* the slot's init, pid 1: its relay waits */
+        rc = syscall(SYS_sched_setscheduler, 1, 5 /* SCHED_IDLE */, zero);
+    else if (strcmp(name, "renice-init") == 0)
+        rc = syscall(SYS_setpriority, 0 /* PRIO_PROCESS */, 1, 19);
     else if (strcmp(name, "i386") == 0)
         rc = i386_getpid();
     else if (strcmp(name, "x32") == 0)
