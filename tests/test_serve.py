@@ -271,6 +271,9 @@ def test_tokens_guard_everything_but_health(require_sandbox, tmp_path: Path):
     (tmp_path / "empty").write_text("# nothing\n")
     done = judge_cli("serve", "--token-file", str(tmp_path / "empty"), "--port", "1")
     assert done.returncode == 2 and "holds no token" in done.stderr
+    done = judge_cli("serve", "--trust-proxy", "proxy.example", "--port", "1")
+    assert done.returncode == 2 and "'proxy.example' is not an address or a network" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
 def _declared_body(port: int, length: int, headers: dict[str, str], send: bytes = b"",
@@ -441,15 +444,20 @@ def test_a_job_goes_to_the_idle_worker_of_the_lowest_index():
     assert taken[0] is not None and taken[0].client == "one" and taken[1] is None
 
 
-@pytest.mark.parametrize("clients_by", ["peer", "token"])
+@pytest.mark.parametrize("clients_by", ["peer", "token", "spoofed-forwarded-for",
+                                        "trusted-proxy"])
 def test_a_client_with_many_requests_does_not_starve_another(require_sandbox, clients_by):
     """One slot, one client with 8 slow requests queued, then another client's one: it runs
     next, not after the 8 (its line is served in turn; a client is its peer's address, or its
-    token when the server has tokens)."""
+    token when the server has tokens). A client cannot pose as many by sending each request
+    with another X-Forwarded-For (the header is ignored unless its sender is a --trust-proxy,
+    whose header then names the client)."""
     heavy_token, light_token = secrets.token_hex(16), secrets.token_hex(16)
-    tokens = {"tokens": [heavy_token, light_token]} if clients_by == "token" else {}
-    with Server(slots=1, **tokens) as one:
-        one.token = heavy_token if tokens else None     # for /metrics
+    settings: dict = {"tokens": [heavy_token, light_token]} if clients_by == "token" else {}
+    if clients_by == "trusted-proxy":
+        settings["trusted_proxies"] = ["127.0.0.1"]
+    with Server(slots=1, **settings) as one:
+        one.token = heavy_token if clients_by == "token" else None     # for /metrics
         answered: list[str] = []
         lock = threading.Lock()
 
@@ -459,6 +467,10 @@ def test_a_client_with_many_requests_does_not_starve_another(require_sandbox, cl
             headers = {"Content-Type": "application/json"}
             if clients_by == "token":
                 headers["Authorization"] = f"Bearer {token}"
+            elif clients_by == "spoofed-forwarded-for" and name.startswith("heavy"):
+                headers["X-Forwarded-For"] = f"10.1.0.{name[5:]}"
+            elif clients_by == "trusted-proxy":   # both through the proxy on 127.0.0.1
+                headers["X-Forwarded-For"] = "10.2.0.1" if name.startswith("heavy") else "10.2.0.2"
             connection.request("POST", "/run_code", json.dumps(
                 {"code": code, "language": "python", "run_timeout": 30}), headers)
             response = connection.getresponse()
@@ -469,7 +481,7 @@ def test_a_client_with_many_requests_does_not_starve_another(require_sandbox, cl
                 answered.append(name)
 
         slow = "import time; time.sleep(0.5)"
-        light_source = "127.0.0.2" if clients_by == "peer" else "127.0.0.1"
+        light_source = "127.0.0.1" if clients_by in ("token", "trusted-proxy") else "127.0.0.2"
         heavy = [threading.Thread(target=send, args=(f"heavy{i}", "127.0.0.1", heavy_token, slow))
                  for i in range(8)]
         for thread in heavy:

@@ -34,6 +34,10 @@ def serve_command(
     max_answers_mb: int | None = typer.Option(None, "--max-answers-mb", help="Answers held for "
                                               "their clients at once, all together, before 503 "
                                               "(default 256)."),
+    trust_proxy: list[str] = typer.Option([], "--trust-proxy", help="A proxy (address or "
+                                          "network) whose X-Forwarded-For names the client; "
+                                          "repeatable. Default: none, every client is its "
+                                          "peer's address."),
     testlib: Path | None = typer.Option(None, "--testlib",
                                         help="A testlib checkout for custom checkers (default: "
                                         "$JUDGE_TESTLIB, else the judge's own testlib.h)."),
@@ -55,6 +59,8 @@ def serve_command(
                      ("max_answers_bytes", max_answers_mb)):
         if mb is not None:
             options[name] = mb * MiB
+    if trust_proxy:
+        options["trusted_proxies"] = tuple(trust_proxy)
     if token_file is not None:
         options["tokens"] = read_tokens(token_file)
     try:

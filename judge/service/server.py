@@ -23,7 +23,9 @@ def serve(settings: Settings, log_level: str = "info") -> None:
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=log_level,
                             timeout_graceful_shutdown=int(settings.drain_timeout_s),
                             access_log=log_level == "debug", server_header=False,
-                            limit_concurrency=None, backlog=2048)
+                            limit_concurrency=None, backlog=2048,
+                            proxy_headers=bool(settings.trusted_proxies),
+                            forwarded_allow_ips=list(settings.trusted_proxies) or None)
     # uvicorn drains on SIGTERM and then raises the signal again with the handler it found:
     # this one makes a drained server exit 0, as a service that stopped cleanly should.
     previous = signal.signal(signal.SIGTERM, lambda number, frame: None)

@@ -2,6 +2,7 @@
 long its queue may grow, and the size of everything a request may carry (docs/design.md §9)."""
 from __future__ import annotations
 
+import ipaddress
 import math
 from pathlib import Path
 
@@ -36,6 +37,10 @@ class Settings(BaseModel):
     # Jobs waiting for a slot; past it a request is answered 503 with Retry-After.
     queue_size: int = Field(default=0, ge=0, description="0: 16 per slot, at least 64")
     tokens: tuple[str, ...] = ()          # bearer tokens; empty: no authentication
+    # Proxies whose X-Forwarded-For names the client (addresses or networks). None by default:
+    # the fair queue keys clients by address, and a header anyone may send would let one
+    # client pose as many.
+    trusted_proxies: tuple[str, ...] = ()
     dataset: str | None = None            # problems of /v1/grade beside the embedded pack
     testlib: str | None = None            # a testlib checkout for custom checkers
 
@@ -92,6 +97,12 @@ class Settings(BaseModel):
             raise ValueError("max_requests_bytes is below max_body_bytes")
         if any(not token or any(c.isspace() for c in token) for token in self.tokens):
             raise ValueError("a token is empty or holds white space")
+        for proxy in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(proxy)
+            except ValueError:
+                raise ValueError(f"trusted proxy {proxy!r} is not an address or a network "
+                                 "(e.g. 10.0.0.5, 10.0.0.0/8)") from None
         try:
             _ = self.slot_numbers      # every slot fits, with its interactor's
         except JudgeError as exc:
