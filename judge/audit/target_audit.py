@@ -270,6 +270,12 @@ class TargetAudit:
             self.add("cpu-procs", Status.BROKEN, f"{total:.2f} s",
                      f"{SPINNERS} processes used {total:.2f} s of CPU in all under {limit:g} s "
                      f"({'each ran to its end' if answer.done else answer.status})", **details)
+        elif self.by_the_clock(answer) and answer.last("cpus") == "1" \
+                and self.said.wall_s <= limit and total >= limit * STARVED:
+            self.add("cpu-procs", Status.HELD, f"{total:.2f} s, 1 CPU",
+                     f"{SPINNERS} processes had one CPU between them, so the wall clock at "
+                     f"{self.said.wall_s:g} s held them to {total:.2f} s of CPU in all "
+                     f"({answer.status})", **details)
         elif total < limit * STARVED or self.by_the_clock(answer):
             self.add("cpu-procs", Status.UNKNOWN, f"{total:.2f} s",
                      f"{SPINNERS} processes had only {total:.2f} s of CPU in all when the "

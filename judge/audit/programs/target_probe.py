@@ -94,6 +94,7 @@ def main():
         say("done")
     elif mode == "cpu-procs":                # cpu-procs N MS: N processes spin MS each
         count, ms = int(rest[0]), float(rest[1])
+        say("cpus", len(os.sched_getaffinity(0)))
         pids = []
         for i in range(count - 1):
             pid = os.fork()
