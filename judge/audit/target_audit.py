@@ -470,9 +470,12 @@ class TargetAudit:
         answer = self.run_probe("connect", host, port)
         if self.failed_to_run("net-outside", answer):
             return
-        if answer.last("connected") is not None or "connected" in answer.stdout.split():
+        if "connected" in answer.stdout.split():
             self.add("net-outside", Status.BROKEN, "connected",
                      f"the program opened a TCP connection to {host}:{port}")
+        elif answer.last("refused") is None:
+            self.add("net-outside", Status.UNKNOWN, "no answer",
+                     f"the run ended before its connection to {host}:{port} did ({answer.status})")
         elif not reaches_outside():
             self.add("net-outside", Status.UNKNOWN, "host offline",
                      f"this host cannot reach {host}:{port} itself, so the program's failure proves nothing")
@@ -488,7 +491,8 @@ class TargetAudit:
             reached = [r for r in listener.reached if self.marker.encode() in r]
         if self.failed_to_run(key, answer):
             return
-        said = answer.last("refused") or ("connected" if "connected" in answer.stdout.split() else "?")
+        said = answer.last("refused") or ("connected" if "connected" in answer.stdout.split() else
+                                          f"nothing: the run ended first, {answer.status}")
         if reached:
             self.add(key, Status.BROKEN, "connected",
                      f"the program connected to a listener on {where}")

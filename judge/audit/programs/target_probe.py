@@ -171,9 +171,9 @@ def main():
         if os.fork() == 0:
             child(short, float(rest[0]), detach=True)
         say("done")
-    elif mode == "connect":                  # connect HOST PORT: a TCP connection within 2 s
-        try:
-            with socket.create_connection((rest[0], int(rest[1])), timeout=2) as sock:
+    elif mode == "connect":                  # connect HOST PORT: a TCP connection within 0.5 s,
+        try:                                 # well inside the shortest time limit the audit sets
+            with socket.create_connection((rest[0], int(rest[1])), timeout=0.5) as sock:
                 sock.sendall(marker.encode())
             say("connected")
         except OSError as exc:
