@@ -31,6 +31,9 @@ BWRAP = ("bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --unshare-all
 # The isolation probes: what a sandbox that isolates at all holds, whatever its limits.
 ISOLATION = ("lingering", "net-loopback", "net-host", "fs-read", "fs-write")
 LIMITS = TargetLimits()
+# The judge's /run_code has one time limit, CPU and wall: 3 s of it lets a busy machine slow the
+# memory and figure probes threefold before the wall clock, not the limit they test, stops them.
+ROOMY = TargetLimits(cpu_s=3.0, wall_s=6.0)
 
 
 def judge(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -157,7 +160,7 @@ def serve_target(require_sandbox):
 
 
 def test_the_judge_holds_every_limit(serve_target):
-    report = audit_target(serve_target)
+    report = audit_target(serve_target, ROOMY)
     assert_every_probe_ran(report)
     got = statuses(report)
     # Whatever the machine's load: nothing is broken (the leftovers probe aside: on a shared host
@@ -173,7 +176,7 @@ def test_the_judge_holds_every_limit(serve_target):
 def test_a_judge_told_four_times_the_memory_limit_is_caught(serve_target, monkeypatch):
     monkeypatch.setattr(config, "_current", dataclasses.replace(
         config.current(), audit_break=frozenset({"memory"})))
-    report = audit_target(serve_target)
+    report = audit_target(serve_target, ROOMY)
     memory = report.probe("memory")
     assert memory is not None and memory.status is Status.BROKEN, memory
     assert memory.verdict.startswith("memory limit: NOT ENFORCED — a 512 MB program under 256 MB")

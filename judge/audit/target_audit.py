@@ -40,6 +40,8 @@ PROCESS_FACTOR = 8          # the process and thread probes ask for 8x the cap
 SPINNERS = 2                # the CPU probe across processes
 LINGER_S = 20.0             # how long the detached process of the lingering probe lives at most
 LINGER_LOOK_S = 1.0         # how long after the answer the audit looks for it
+FIGURE_CPU_SHARE = 0.25     # the CPU-figure probe spins a quarter of the limit: a busy machine
+                            # can slow it fourfold before the wall clock stops it
 FIGURE_MEMORY_SHARE = 0.5   # the memory-figure probe touches half the limit ...
 MEMORY_FIGURE_ERROR_MB = 4.0    # ... and the figure may be off by this plus 2% of it
 MEMORY_FIGURE_SHARE = 0.02
@@ -181,8 +183,11 @@ class TargetAudit:
         self.probes.append(TargetProbe(key, status, figure, why, details))
 
     def by_the_clock(self, answer: Answer) -> bool:
-        """Whether a run ended at the wall-clock limit (then a probe of another limit it was
-        stopped by proves nothing about that limit)."""
+        """Whether a run ended at the target's wall-clock limit (then a probe of another limit
+        it was stopped by proves nothing about that limit). A target without one has no clock
+        to be stopped by: only the audit's own bound, far past every probe's work."""
+        if not self.said.offered("wall"):
+            return False
         took = answer.wall_s if answer.wall_s is not None else answer.request_s
         return took >= self.said.wall_s * CLOCK_SHARE
 
@@ -306,7 +311,7 @@ class TargetAudit:
                      f"({answer.status})", **details)
 
     def cpu_figure(self) -> None:
-        spin_ms = int(self.limits.cpu_s * 1000 / 2)
+        spin_ms = int(self.limits.cpu_s * 1000 * FIGURE_CPU_SHARE)
         answer = self.run_probe("cpu", spin_ms)
         if self.failed_to_run("cpu-figure", answer):
             return
@@ -345,14 +350,10 @@ class TargetAudit:
             self.add("memory", Status.BROKEN, f"{reached} MB",
                      f"a program held {reached} MB under {limit} MB before it was stopped "
                      f"({answer.status})", **details)
-        elif self.by_the_clock(answer):
-            self.add("memory", Status.UNKNOWN, f"timed out at {reached} MB",
-                     f"a program asking for {asked} MB was stopped by the time limit after "
-                     f"{reached} MB, not for its memory ({answer.status})", **details)
         else:
-            self.add("memory", Status.HELD, f"stopped <{reached + MEMORY_STEP_MB} MB",
-                     f"a program asking for {asked} MB was stopped after {reached} MB under "
-                     f"{limit} MB ({answer.status})", **details)
+            self.stopped("memory", answer, f"a program asking for {asked} MB", "memory",
+                         f"<{reached + MEMORY_STEP_MB} MB", f" after {reached} MB under {limit} MB",
+                         details)
 
     def memory_seen(self) -> None:
         answer = self.run_probe("see")
@@ -405,14 +406,19 @@ class TargetAudit:
             self.add("output", Status.BROKEN, f"wrote {asked} MB",
                      f"a program wrote all {asked} MB of stdout under {limit} MB; {got:.0f} MB came "
                      f"back ({answer.status})", **details)
-        elif self.by_the_clock(answer):
-            self.add("output", Status.UNKNOWN, f"timed out, {got:.1f} MB back",
-                     f"a program writing {asked} MB was stopped by the time limit, not for its "
-                     f"output; {got:.1f} MB came back ({answer.status})", **details)
         else:
-            self.add("output", Status.HELD, f"stopped, {got:.1f} MB back",
-                     f"a program writing {asked} MB was stopped; {got:.1f} MB came back "
-                     f"({answer.status})", **details)
+            self.stopped("output", answer, f"a program writing {asked} MB", "output",
+                         f"{got:.1f} MB back", f"; {got:.1f} MB came back", details)
+
+    def stopped(self, key: str, answer: Answer, doing: str, what: str, figure: str, after: str,
+                details: dict) -> None:
+        """A probe of a limit that the target stopped: held, unless the wall clock stopped it."""
+        if self.by_the_clock(answer):
+            self.add(key, Status.UNKNOWN, f"timed out, {figure}", f"{doing} was stopped by the "
+                     f"time limit, not for its {what}{after} ({answer.status})", **details)
+        else:
+            self.add(key, Status.HELD, f"stopped, {figure}",
+                     f"{doing} was stopped{after} ({answer.status})", **details)
 
     def processes(self) -> None:
         for key, mode in (("processes", "procs"), ("threads", "threads")):
