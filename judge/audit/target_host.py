@@ -184,8 +184,10 @@ def _scratch() -> set[str]:
 
 
 def _nsfs_mounts() -> set[str]:
+    """Namespaces kept alive by a bind mount, but the named network namespaces (counted by name)."""
     lines = _reads(Path("/proc/self/mountinfo")).decode(errors="replace").splitlines()
-    return {line.split()[4] for line in lines if " - nsfs " in line}
+    return {line.split()[4] for line in lines
+            if " - nsfs " in line and not line.split()[4].startswith(f"{NETNS_DIR}/")}
 
 
 @dataclass
