@@ -144,11 +144,16 @@ def test_a_report_round_trips_through_its_json_with_its_verdicts(tmp_path):
     (["--target", "ftp://x"], "neither"),
     (["--target", "judge", "--quick"], "for the judge's own audit"),
     (["--compare", "/nonexistent/a.json"], "cannot read"),
+    (["--target", "http://127.0.0.1:1"], "cannot run the probe program (URLError"),
+    (["--target-cmd", "sh -c 'echo no sandbox here >&2; exit 3'"],
+     "cannot run the probe program (exit 3): no sandbox here"),
 ])
 def test_the_cli_refuses_bad_input_in_one_line(args, said):
     done = judge("audit", *args)
     assert done.returncode == 2 and said in done.stderr
-    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    # one line of error, after any "… auditing" progress line
+    assert [line for line in done.stderr.splitlines() if not line.startswith("…")] == [
+        done.stderr.splitlines()[-1]] and "Traceback" not in done.stderr
 
 
 # -- whole audits of real targets --------------------------------------------------------------

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from judge import config
+from judge import JudgeError, config
 from judge.audit.probes import CPU_ERROR, CPU_ERROR_MS, CPU_UNDER, CPU_UNDER_MS
 from judge.audit.target_host import (
     OUTSIDE,
@@ -215,6 +215,7 @@ class TargetAudit:
                 report.notes.insert(0, "test-only break switch JUDGE_AUDIT_BREAK=memory is on: the "
                                     "target was told 4x the memory limit, and this audit is meant "
                                     "to catch it")
+            self.check()
             for step in (self.cpu, self.cpu_across_processes, self.wall, self.memory,
                          self.memory_seen, self.memory_figure, self.cpu_figure, self.output,
                          self.processes, self.lingering, self.network, self.files,
@@ -230,6 +231,15 @@ class TargetAudit:
         report.probes = self.probes
         report.elapsed_s = time.monotonic() - started
         return report
+
+    def check(self) -> None:
+        """Fails at once, in one line, when the target cannot run the probe program at all
+        (nothing answers at the URL, no python3 in the image, a prefix that does not run)."""
+        answer = self.run_probe("trivial")
+        if not answer.done:
+            said = " | ".join(answer.stderr.strip().splitlines()[-3:])[-300:] or "no output"
+            raise JudgeError(f"{self.target.name} cannot run the probe program "
+                             f"({answer.error or answer.status}): {said}")
 
     # -- time ----------------------------------------------------------------------------------
     def cpu(self) -> None:

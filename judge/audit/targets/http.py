@@ -9,7 +9,6 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 
-from judge import JudgeError
 from judge.audit.targets.base import NO_OPTION, Answer, Said, Target, TargetLimits, clock, is_local_url
 
 # What the audit keeps of a program's stdout: its head and its tail (progress lines and "done").
@@ -83,9 +82,3 @@ class HttpTarget(Target):
                       memory_mb=None if memory_kb is None else memory_kb / 1024,
                       wall_s=run.get("execution_time"), request_s=elapsed,
                       error="" if data.get("status") != "SandboxError" else str(data.get("message")))
-
-    def check(self) -> None:
-        """Fails at once, in one line, when nothing answers at the URL."""
-        answer = self.run("print('ok')\n", [], TargetLimits())
-        if answer.status == "no answer" or answer.status.startswith("HTTP 4"):
-            raise JudgeError(f"{self.url} does not answer as a SandboxFusion /run_code: {answer.error}")
