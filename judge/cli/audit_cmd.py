@@ -22,16 +22,16 @@ def audit_command(
     cpu: int | None = typer.Option(None, "--cpu", help="CPU to pin the audit's slot to "
                                       "(default: the idlest usable CPU at start)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-    target: list[str] | None = typer.Option(None, "--target", help="Audit another sandbox instead: "
+    target: list[str] | None = typer.Option(None, "--target", metavar="URL|judge", help="Audit another sandbox instead: "
                                             "a SandboxFusion-compatible URL (its /run_code), or "
                                             "judge (its own `judge serve`, started for the audit: "
                                             "the reference column). Repeat for several."),
-    target_cmd: list[str] | None = typer.Option(None, "--target-cmd", help="Audit a command-line "
+    target_cmd: list[str] | None = typer.Option(None, "--target-cmd", metavar="PREFIX", help="Audit a command-line "
                                                 "sandbox that runs PREFIX program args: bwrap, "
                                                 "firejail, nsjail, docker/podman run --rm -i IMAGE, "
                                                 "systemd-run --scope, or none (a plain subprocess "
                                                 "with rlimits). Repeat for several."),
-    compare: list[Path] | None = typer.Option(None, "--compare", help="A saved target audit "
+    compare: list[Path] | None = typer.Option(None, "--compare", metavar="FILE", help="A saved target audit "
                                               "(--json) to show beside the others. Repeatable."),
     interpreter: str = typer.Option("python3", "--interpreter", help="The Python a --target-cmd "
                                     "runs the probes with (inside its sandbox)."),
