@@ -202,16 +202,16 @@ class TargetAudit:
     def run(self) -> TargetReport:
         started = time.monotonic()
         before = HostSnapshot.take() if self.target.local else None
-        self.target.start()
+        weakened = "memory" in config.current().audit_break
         try:
+            self.target.start()
             self.said = self.target.say(self.limits)
-            name = self.target.name + (" [JUDGE_AUDIT_BREAK=memory]"
-                                       if "memory" in config.current().audit_break else "")
+            name = self.target.name + (" [JUDGE_AUDIT_BREAK=memory]" if weakened else "")
             report = TargetReport(name, self.target.kind, self.target.local,
                                   self.limits, {k: self.said.option(k) for k in
                                                 ("cpu", "wall", "memory", "output", "processes")},
                                   notes=list(self.target.notes))
-            if "memory" in config.current().audit_break:
+            if weakened:
                 report.notes.insert(0, "test-only break switch JUDGE_AUDIT_BREAK=memory is on: the "
                                     "target was told 4x the memory limit, and this audit is meant "
                                     "to catch it")

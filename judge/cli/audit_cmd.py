@@ -22,7 +22,8 @@ def audit_command(
     cpu: int | None = typer.Option(None, "--cpu", help="CPU to pin the audit's slot to "
                                       "(default: the idlest usable CPU at start)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-    target: list[str] | None = typer.Option(None, "--target", metavar="URL|judge", help="Audit another sandbox instead: "
+    target: list[str] | None = typer.Option(None, "--target", metavar="URL|judge",
+                                            help="Audit another sandbox instead: "
                                             "a SandboxFusion-compatible URL (its /run_code), or "
                                             "judge (its own `judge serve`, started for the audit: "
                                             "the reference column). Repeat for several."),
