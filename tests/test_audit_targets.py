@@ -17,8 +17,8 @@ import pytest
 
 from conftest import processes_of_uid, uids_of_slot
 from judge import JudgeError, config
-from judge.audit.target_audit import KINDS, Status, TargetProbe, TargetReport, audit_target
-from judge.audit.target_host import kill_marked, marked_processes, new_marker
+from judge.audit.target_audit import KINDS, Status, TargetAudit, TargetProbe, TargetReport, audit_target
+from judge.audit.target_host import HostSnapshot, kill_marked, marked_processes, new_marker
 from judge.audit.target_report import load, to_json
 from judge.audit.targets import CommandTarget, JudgeServeTarget, TargetLimits, url_target
 from judge.audit.targets.http import HttpTarget
@@ -121,6 +121,16 @@ def test_the_sweep_kills_only_processes_with_the_marker():
         mine.kill()
         theirs.wait()
         mine.wait()
+
+
+def test_what_a_sandbox_leaves_in_its_working_directory_is_a_leftover(tmp_path):
+    audit = TargetAudit(CommandTarget.parse("none"))
+    before = HostSnapshot.take()
+    (tmp_path / "oom").touch()          # what podman's conmon leaves after an OOM kill
+    audit.leftovers(before, tmp_path)
+    left = audit.probes[0]
+    assert left.key == "leftovers" and left.status is Status.BROKEN
+    assert str(tmp_path / "oom") in left.details["files"]
 
 
 # -- the report --------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ cannot hurt the host; the audit kills what a probe leaves running, found by a ma
 process has."""
 from __future__ import annotations
 
+import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -200,6 +202,15 @@ class TargetAudit:
         return False
 
     def run(self) -> TargetReport:
+        workdir = Path(tempfile.mkdtemp(prefix="judge-audit-work-"))
+        workdir.chmod(0o755)          # a sandbox that drops its uid still starts there
+        self.target.workdir = workdir
+        try:
+            return self._run(workdir)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+    def _run(self, workdir: Path) -> TargetReport:
         started = time.monotonic()
         before = HostSnapshot.take() if self.target.local else None
         weakened = "memory" in config.current().audit_break
@@ -225,7 +236,7 @@ class TargetAudit:
         finally:
             self.target.close()
         if before is not None:
-            self.leftovers(before)
+            self.leftovers(before, workdir)
         else:
             self.add("leftovers", Status.UNKNOWN, "remote", "the target is not on this host")
         report.probes = self.probes
@@ -589,9 +600,10 @@ class TargetAudit:
             self.add("throughput", Status.HELD, figure, why, serial_per_s=round(serial_rate, 2),
                      parallel_per_s=round(parallel_rate, 2))
 
-    def leftovers(self, before: HostSnapshot) -> None:
+    def leftovers(self, before: HostSnapshot, workdir: Path) -> None:
         time.sleep(0.5)
         new = HostSnapshot.take().since(before)
+        new["files"] += sorted(str(path) for path in workdir.iterdir())
         left = marked_processes(self.marker)
         kill_marked(self.marker)
         if left:
@@ -605,7 +617,8 @@ class TargetAudit:
                      f"another program may have made some", **found)
         else:
             self.add("leftovers", Status.HELD, "none",
-                     "no new cgroup, namespace, NAT rule, scratch file or marked process on the host")
+                     "no new cgroup, namespace, NAT rule, scratch file, file in the runs' working "
+                     "directory or marked process on the host")
 
 
 def audit_target(target: Target, limits: TargetLimits | None = None,

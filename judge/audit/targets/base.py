@@ -6,6 +6,7 @@ import ipaddress
 import time
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from judge import config
@@ -82,6 +83,9 @@ class Target(ABC):
     kind: str = ""
     local: bool = True
     notes: list[str] = field(default_factory=list)
+    # The working directory a command target's runs start in: the audit's own empty directory,
+    # so that what a sandbox leaves there (podman's conmon: an `oom` file) is seen.
+    workdir: Path | None = None
 
     def start(self) -> None:  # noqa: B027 (most targets need nothing)
         """Brings the target up (a server the audit starts itself); most need nothing."""

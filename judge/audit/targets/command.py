@@ -77,7 +77,7 @@ class CommandTarget(Target):
         try:
             process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, preexec_fn=limit,
-                                       start_new_session=True)
+                                       start_new_session=True, cwd=self.workdir)
         except OSError as exc:
             return Answer(False, "not started", "", 0, error=f"{type(exc).__name__}: {exc}")
         out, err = _Drain(process.stdout), _Drain(process.stderr)
