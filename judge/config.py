@@ -150,7 +150,8 @@ VARIABLES = (
     Variable("JUDGE_SERVE_PORT", "serve_port", _port,
              "the port `judge serve` listens on and the image's health check asks (default 8080)"),
     Variable("JUDGE_AUDIT_BREAK", "audit_break", _names,
-             "test-only: `memory` makes the audit's runs use 4x the memory limit it judges by"),
+             "test-only: `memory` makes the audit's runs (and the limits `judge audit --target` "
+             "tells a target) use 4x the memory limit it judges by"),
 )
 assert {v.field for v in VARIABLES} == {f.name for f in fields(Config)}, "one row per field"
 
