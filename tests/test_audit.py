@@ -315,8 +315,10 @@ def test_audit_passes_on_this_machine(require_sandbox, tmp_path):
 @pytest.mark.sandbox
 def test_audit_table_output(require_sandbox):
     done = judge("audit", "--quick", "--lang", "cpp", "--only", "isolation")
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "judge audit" in done.stdout and "fork bomb" in done.stdout
+    if "audit INCONCLUSIVE" in done.stdout and "audit FAILED" not in done.stdout:
+        return   # a busy machine starved a probe's run: it says so instead of failing it
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "audit passed" in done.stdout
 
 

@@ -565,11 +565,12 @@ class Audit:
         run = self._run(language, "flood")
         r = run.result
         cap = limits.output_limit_mb * (1 << 20)
+        passed = r.status == "OLE" and r.output_bytes <= cap + (8 << 20)
         self._add(Probe("isolation", language.name, "output flood",
                         f"OLE at {limits.output_limit_mb:g} MiB",
                         f"{_status(run)}, {r.output_bytes / (1 << 20):.1f} MiB written",
-                        r.status == "OLE" and r.output_bytes <= cap + (8 << 20),
-                        figures={"output_bytes": r.output_bytes, "status": r.status}))
+                        passed, figures={"output_bytes": r.output_bytes, "status": r.status},
+                        inconclusive=not passed and _starved(run)))
 
     def _leftovers(self, tag: str) -> list[str]:
         """Host processes still carrying the fork bomb's name (fork keeps it; the tag is unique

@@ -57,6 +57,6 @@ def render(report, console: Console) -> None:
         if report.inconclusive:
             names = ", ".join(f"{p.language} {p.name}" for p in report.inconclusive)
             console.print(f"[yellow bold]audit INCONCLUSIVE[/]: {len(report.inconclusive)} probes "
-                          f"could not test the CPU limit because the machine gave them under half a "
+                          f"could not test their limit because the machine gave them under half a "
                           f"CPU and the wall timer fired first: {escape(names)}. Re-run the audit "
                           f"when the machine is quieter ({report.elapsed_s:.0f} s)")
