@@ -69,14 +69,45 @@ _LINGERING: list[subprocess.Popen] = []   # supervisors closed without waiting
 _LINGERING_LOCK = threading.Lock()
 
 
+# A slot's init (its supervisor's child) as a pidfd, with the supervisor: an init outlives its
+# supervisor only when the supervisor was killed, and is then re-parented to the judge (the
+# subreaper), whose zombie it stays unless the judge reaps it.
+_INITS: list[tuple[subprocess.Popen, int]] = []
+
+
 def _linger(process: subprocess.Popen) -> None:
     with _LINGERING_LOCK:
         _LINGERING.append(process)
 
 
+def _init_of(supervisor: subprocess.Popen) -> int | None:
+    """A pidfd of the supervisor's only child, its init; None where /proc does not say."""
+    try:
+        with open(f"/proc/{supervisor.pid}/task/{supervisor.pid}/children") as children:
+            return os.pidfd_open(int(children.read().split()[0]))
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _init_settled(supervisor: subprocess.Popen, init: int) -> bool:
+    """Whether nothing is left to do for an init: its supervisor is gone, and it was reaped by
+    it (not the judge's child) or is now reaped here."""
+    if supervisor.poll() is None:
+        return False
+    try:
+        settled = os.waitid(os.P_PIDFD, init, os.WEXITED | os.WNOHANG) is not None
+    except ChildProcessError:
+        settled = True
+    if settled:
+        os.close(init)
+    return settled
+
+
 def _reap_lingering() -> None:
     with _LINGERING_LOCK:
         _LINGERING[:] = [p for p in _LINGERING if p.poll() is None]
+        _INITS[:] = [(supervisor, init) for supervisor, init in _INITS
+                     if not _init_settled(supervisor, init)]
 
 
 class Sandbox:
@@ -133,6 +164,7 @@ class Sandbox:
         self._process: subprocess.Popen | None = None
         self._sock: socket.socket | None = None
         self._notes: BinaryIO | None = None      # the supervisor's stderr
+        self._init: int | None = None            # the init's pidfd (_INITS)
         self._notes_read = 0
         self._owner = ThreadOwner("Sandbox")
         self._pending: PendingRun | None = None
@@ -149,6 +181,7 @@ class Sandbox:
                                f"JUDGE_SUPERVISOR={supervisor} names no file")
         protocol.definitions()   # the native module is built, before anything is started
         _become_subreaper()
+        _reap_lingering()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         args = [str(supervisor), "--sock", str(theirs.fileno()), "--slot", str(self.slot),
                 "--cpu", str(self.cpu), "--tmp-mb", str(self.tmp_size_mb),
@@ -189,6 +222,7 @@ class Sandbox:
         except SandboxError:
             self.close()
             raise
+        self._init = _init_of(self._process)
         self.cgroup = ready.text("cgroup")
         self.uid_mode = ready.text("uid")
         self.priority_raised = ready.text("priority") == "raised"
@@ -222,6 +256,10 @@ class Sandbox:
                     self._process.wait()
             else:
                 _linger(self._process)
+            if self._init is not None:
+                with _LINGERING_LOCK:
+                    _INITS.append((self._process, self._init))
+                self._init = None
             self._process = None
         _reap_lingering()
 
