@@ -395,8 +395,15 @@ static unsigned long long own_pid_namespace(void) {
  * millisecond. Anything unclear counts as alive: its directories stay. */
 static bool process_alive(int pid) {
     int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-    if (pidfd < 0)
-        return errno != ESRCH;
+    if (pidfd < 0) {
+        /* EINVAL: the pid is no process's, only a thread's or the session or process group
+         * an exited leader left behind (a killed supervisor's session lives on in its init),
+         * which Linux before 6.9 answers so rather than with ESRCH. Without pidfd_open
+         * (before 5.3), a zombie counts as alive. */
+        if (errno == ESRCH || errno == EINVAL)
+            return false;
+        return !(errno == ENOSYS && kill(pid, 0) < 0 && errno == ESRCH);
+    }
     struct pollfd exited = {.fd = pidfd, .events = POLLIN};
     int ready = poll(&exited, 1, 0);
     close(pidfd);
