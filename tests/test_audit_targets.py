@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -112,6 +113,13 @@ def test_the_sweep_kills_only_processes_with_the_marker():
     theirs = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", other,
                                marker + "x", "x" + marker])
     try:
+        # Popen returns once a child's exec has begun, before the kernel has set its command
+        # line up: until then /proc shows it empty.
+        deadline = time.monotonic() + 10
+        while marked_processes(other) != [theirs.pid] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        while marked_processes(marker) != [mine.pid] and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert marked_processes(marker) == [mine.pid]
         assert kill_marked(marker) == 1
         assert mine.wait(timeout=10) == -9
