@@ -7,21 +7,21 @@ PY      = $(VENV)/bin/python
 # overlay), fuse-overlayfs for the image (images/engine.sh).
 APT_PACKAGES = build-essential libseccomp-dev python3-dev python3-venv bubblewrap chromium \
                podman runc fuse-overlayfs clang-format $(LANGUAGE_PACKAGES)
-# Every language's toolchain and the libraries SandboxFusion's runtime holds for it: the
-# `packages` and `libraries` of its entry in judge/languages/registry.py (tests/test_languages.py
-# holds this list to them). About 1 GB to download, 3 GB installed.
+# Every language's toolchain: the `packages` of its entry in judge/languages/registry.py
+# (tests/test_languages.py holds this list to them). About 1 GB to download, 3 GB installed.
+# The libraries SandboxFusion's runtime adds are not among them: they are the runtime layer
+# (runtime-layer, python-envs, node-envs below), which only the compatible profile sees.
 LANGUAGE_PACKAGES = g++ gcc python3 pypy3 openjdk-17-jdk-headless kotlin scala mono-mcs \
                     mono-runtime rustc golang-go nodejs node-typescript php-cli ruby perl lua5.4 \
                     r-base-core bash racket ghc ocaml-nox fp-compiler gdc iverilog \
-                    python3-pytest junit5 libjavatuples-java golang-github-stretchr-testify-dev \
-                    node-lodash libtest-deep-perl libdata-compare-perl lua-unit python3-requests
+                    python3-pytest junit5
 # podman's default ulimits (nofile 1048576) exceed what this kind of host allows and make every
 # container fail to start; a drop-in file leaves the user's own containers.conf alone.
 CONTAINERS_CONF = /etc/containers/containers.conf.d/50-judge.conf
 
-.PHONY: setup system containers-conf venv python-envs node-envs native test test-fast lint sanitize bench image clean
+.PHONY: setup system containers-conf venv runtime-layer python-envs node-envs native test test-fast lint sanitize bench image clean
 
-setup: system containers-conf venv python-envs node-envs
+setup: system containers-conf venv runtime-layer python-envs node-envs
 
 # Installs missing Debian packages when run as root; otherwise only reports them. Container base
 # images that leave out man pages lack man1, where openjdk's postinst links its own.
@@ -53,25 +53,38 @@ $(VENV)/.installed: pyproject.toml setup.py native/*.c native/*.h native/*.py
 
 venv: $(VENV)/.installed
 
-# The modules a benchmark's Python solutions may import beyond the standard library (numpy for
-# LiveCodeBench), from PyPI wheels into /usr/local/lib/judge/python (judge/python_env.py).
-python-envs: venv
-	@if [ "$$(id -u)" = 0 ]; then $(PY) -m judge.python_env install; \
-	else $(PY) -m judge.python_env missing; fi
+# The runtime layer's Debian libraries (boost, javatuples, testify, Test::Deep, luaunit) and
+# what they need, unpacked into /usr/local/lib/judge/debian (judge/languages/runtime.py):
+# about 170 MB, 10 s. Only the compatible profile's flags and search paths name them.
+runtime-layer: system venv
+	@if [ "$$(id -u)" = 0 ]; then $(PY) -m judge.languages.install debian; \
+	else $(PY) -m judge.languages.install debian-missing; fi
 
-# SandboxFusion's jest runner: jest and babel from npm, pinned by judge/languages/jest's lock
-# file, into /usr/local/lib/judge/node (NODE_RUNTIME in judge/languages/registry.py); about 45 MB,
-# half a minute. Without npm, or not as root, only said: the jest language is then unavailable.
+# The modules Python programs may import beyond the standard library, per benchmark (numpy for
+# LiveCodeBench) and for the compatible profile (SandboxFusion's scientific stack, about
+# 530 MB, 25 s), from PyPI wheels into /usr/local/lib/judge/python
+# (judge/languages/python_env.py). The heavy optional ones only when named:
+# make setup PYTHON_EXTRAS=sandboxfusion-ml (PyTorch, CPU).
+PYTHON_EXTRAS ?=
+python-envs: venv
+	@if [ "$$(id -u)" = 0 ]; then \
+	  $(PY) -m judge.languages.install python $(addprefix --with=,$(PYTHON_EXTRAS)); \
+	else $(PY) -m judge.languages.install python-missing $(addprefix --with=,$(PYTHON_EXTRAS)); fi
+
+# The runtime layer's Node packages: SandboxFusion's jest runner (jest, babel) and the libraries
+# its JavaScript imports (lodash...), pinned by judge/languages/node's lock file, into
+# /usr/local/lib/judge/node (judge/languages/runtime.py); about 45 MB, half a minute. Without
+# npm, or not as root, only said: jest is then unavailable, JavaScript's compatible profile too.
 NODE_RUNTIME = /usr/local/lib/judge/node
 node-envs: system
-	@if ! cmp -s judge/languages/jest/package-lock.json $(NODE_RUNTIME)/.installed; then \
+	@if ! cmp -s judge/languages/node/package-lock.json $(NODE_RUNTIME)/.installed; then \
 	  if [ "$$(id -u)" = 0 ] && command -v npm >/dev/null; then \
-	    echo "npm: installing the jest runner into $(NODE_RUNTIME)"; \
+	    echo "npm: installing the runtime layer's Node packages into $(NODE_RUNTIME)"; \
 	    rm -rf $(NODE_RUNTIME) && mkdir -p $(NODE_RUNTIME) && \
-	    cp judge/languages/jest/package.json judge/languages/jest/package-lock.json $(NODE_RUNTIME)/ && \
+	    cp judge/languages/node/package.json judge/languages/node/package-lock.json $(NODE_RUNTIME)/ && \
 	    npm ci --prefix $(NODE_RUNTIME) --no-audit --no-fund --loglevel=error >/dev/null && \
-	    cp judge/languages/jest/package-lock.json $(NODE_RUNTIME)/.installed; \
-	  else echo "the jest runner is not installed in $(NODE_RUNTIME) (make setup as root, with npm)" >&2; fi; \
+	    cp judge/languages/node/package-lock.json $(NODE_RUNTIME)/.installed; \
+	  else echo "the runtime layer's Node packages are not installed in $(NODE_RUNTIME) (make setup as root, with npm)" >&2; fi; \
 	fi
 
 native: venv

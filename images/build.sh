@@ -62,7 +62,7 @@ mkdir -p "$wheels"
 # The judge's own requirements are part of the key: a dependency added to pyproject.toml that the
 # .venv already had would otherwise leave the old download in place, without it.
 { echo "# pyproject.toml $(sha256sum pyproject.toml | cut -c1-16)"
-  "$PYTHON" -m judge.python_env requirements | sed 's/^/# python-env /'
+  "$PYTHON" -m judge.languages.install python-requirements | sed 's/^/# python-env /'
   "$PYTHON" -m pip freeze --all --exclude-editable | grep -v '^judge[= @]'; } > "$wheels/constraints.txt.new"
 if ! cmp -s "$wheels/constraints.txt.new" "$wheels/constraints.txt"; then
   log "downloading the Python dependencies into $wheels"
@@ -71,8 +71,8 @@ if ! cmp -s "$wheels/constraints.txt.new" "$wheels/constraints.txt"; then
   "$PYTHON" -m pip download --quiet --dest "$wheels" --constraint "$wheels/constraints.txt.new" \
     . pip setuptools wheel 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2) \
     || die "pip download of the dependencies failed"
-  # The benchmarks' Python environments (judge/python_env.py): wheels for the image's CPython.
-  "$PYTHON" -m judge.python_env requirements | xargs -r "$PYTHON" -m pip download --quiet \
+  # The benchmarks' Python environments (judge/languages/python_env.py): wheels for the image's CPython.
+  "$PYTHON" -m judge.languages.install python-requirements | xargs -r "$PYTHON" -m pip download --quiet \
     --dest "$wheels" --only-binary=:all: --no-deps 2> >(grep -v "is ignored: it is neither" >&2) \
     || die "pip download of the Python environments failed"
 fi
@@ -80,12 +80,12 @@ mv "$wheels/constraints.txt.new" "$wheels/constraints.txt"
 
 # --- SandboxFusion's jest runner: npm packages pinned by its lock file, installed on the host ----
 node=images/node
-if ! cmp -s judge/languages/jest/package-lock.json "$node/.installed"; then
+if ! cmp -s judge/languages/node/package-lock.json "$node/.installed"; then
   log "installing the jest runner into $node (npm ci)"
   rm -rf "$node" && mkdir -p "$node"
-  cp judge/languages/jest/package.json judge/languages/jest/package-lock.json "$node/"
+  cp judge/languages/node/package.json judge/languages/node/package-lock.json "$node/"
   npm ci --prefix "$node" --no-audit --no-fund --loglevel=error >/dev/null || die "npm ci of the jest runner failed"
-  cp judge/languages/jest/package-lock.json "$node/.installed"
+  cp judge/languages/node/package-lock.json "$node/.installed"
 fi
 
 # --- the judge image, tagged with a hash of its inputs ----------------------------------------

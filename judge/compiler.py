@@ -20,7 +20,7 @@ from pathlib import Path
 from judge import __version__, compile_cache, config
 from judge.cache import judge_cache_dir
 from judge.languages import Language
-from judge.languages.registry import NODE_RUNTIME
+from judge.languages.runtime import DEBIAN_MANIFEST, NODE_MANIFEST
 from judge.sandbox import Limits, RunResult, Sandbox, box_files
 from judge.sandbox.slot import supervisor_path
 from judge.sandbox.slots import COMMAND
@@ -135,14 +135,24 @@ def cache_root() -> Path:
 
 # What a compile can see beyond its toolchain's version: the packages installed on the host
 # (headers and libraries: installing a missing one must cure an earlier "no such file" CE), the
-# judge's own language runtimes, and the supervisor that builds the sandbox's view of the host.
-HOST_STATE_FILES = (Path("/var/lib/dpkg/status"), Path(NODE_RUNTIME).parent / ".installed")
+# runtime layer's libraries (judge/languages/runtime.py), and the supervisor that builds the
+# sandbox's view of the host.
+HOST_STATE_FILES = (Path("/var/lib/dpkg/status"), DEBIAN_MANIFEST, NODE_MANIFEST)
 
 
-@functools.cache
-def _host_state(supervisor: Path) -> bytes:
+def _identity(path: Path) -> tuple[int, int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_ino, stat.st_size, stat.st_mtime_ns
+
+
+@functools.lru_cache(maxsize=4)
+def _host_state(paths: tuple[Path, ...],
+                identities: tuple[tuple[int, int, int] | None, ...]) -> bytes:
     digest = hashlib.sha256()
-    for path in (*HOST_STATE_FILES, supervisor):
+    for path in paths:
         try:
             digest.update(path.read_bytes())
         except OSError:
@@ -152,8 +162,10 @@ def _host_state(supervisor: Path) -> bytes:
 
 def host_state() -> bytes:
     """A digest of what a compile sees of the host; a compile cache entry made under another is
-    never served (docs/design.md §5.3)."""
-    return _host_state(supervisor_path())
+    never served (docs/design.md §5.3). Read again whenever one of its files changes, so that a
+    long-lived process (judge serve) sees an install made while it runs."""
+    paths = (*HOST_STATE_FILES, supervisor_path())
+    return _host_state(paths, tuple(_identity(path) for path in paths))
 
 
 def cache_key(source: bytes, language: Language) -> str:

@@ -162,7 +162,7 @@ def _language_checks() -> list[Check]:
     that would bring it (every request in it is then answered as not installed here)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from judge.languages import LANGUAGES
+    from judge.languages import LANGUAGES, Flavour
 
     def check(language: Language) -> Check:
         name = f"language {language.name}"
@@ -172,8 +172,17 @@ def _language_checks() -> list[Check]:
             return Check(name, False, "not installed (Debian packages "
                          f"{', '.join(language.packages)}; make setup installs them)", without)
         runner = " (SandboxFusion's test runner)" if language.sandboxfusion_only else ""
-        return Check(name, True, f"{language.toolchain_version}{runner}, {language.policy} "
-                     "policy", without)
+        detail = f"{language.toolchain_version}{runner}, {language.policy} policy"
+        compatible = language.flavoured(Flavour.SANDBOXFUSION)
+        missing = compatible.missing_libraries
+        if missing:
+            return Check(name, False, f"{detail}; the compatible profile lacks "
+                         f"{', '.join(lib.describe() for lib in missing)} (make setup as root)",
+                         f"/run_code and /submit in {language.name} answer SandboxError until "
+                         "they are installed")
+        held = [lib.name for lib in compatible.libraries if lib.installed]
+        return Check(name, True, detail + (f"; compatible profile adds {', '.join(held)}"
+                                           if held else ""), without)
     # Version probes start JVMs and compilers: side by side they take the longest one's time.
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(check, LANGUAGES.values()))
@@ -305,24 +314,49 @@ def run_checks() -> list[Check]:
     checks.extend(_sandbox_checks())
     checks.append(sandbox_uid_check())
     checks.extend(_language_checks())
+    checks.append(_strict_profile_check())
     checks.extend(_python_environment_checks())
     return checks
 
 
+def _strict_profile_check() -> Check:
+    """The strict profile (competitive grading) holds the toolchains' own libraries only; a
+    runtime-layer library installed system-wide (apt, or pip into the system Python) would be
+    found by every program without a flag naming it."""
+    from judge.languages import runtime
+    from judge.languages.registry import PYTHON_LIBRARIES
+    leaked = [f"{package} (Debian)" for package in runtime.debian_packages()
+              if runtime.installed_on_host(package)]
+    leaked += [f"{module} (Python)" for module in runtime.system_python_finds(
+        [lib.name for lib in PYTHON_LIBRARIES])]
+    detail = ("competitive grading (judge run, judge eval, /v1/grade) sees the toolchains' own "
+              "libraries only; /run_code and /submit run in the compatible profile")
+    if leaked:
+        return Check("strict profile", False, f"the host also gives every program "
+                     f"{', '.join(leaked)}", "Codeforces-style grading accepts programs that "
+                     "use them, which Codeforces refuses; remove them from the system")
+    return Check("strict profile", True, detail, "")
+
 def _python_environment_checks() -> list[Check]:
-    """The modules each benchmark's Python solutions may import (judge/python_env.py)."""
+    """The modules Python programs may import beyond the standard library, per benchmark and
+    for the compatible profile (judge/languages/python_env.py)."""
+    from judge.languages.python_env import ENVIRONMENTS
     from judge.problems.rules import RULES
-    from judge.python_env import ENVIRONMENTS
     checks = []
     for env in ENVIRONMENTS.values():
-        users = ", ".join(r.name for r in RULES.values() if r.python_environment == env.name)
+        users = (", ".join(r.name for r in RULES.values() if r.python_environment == env.name)
+                 or "the compatible profile's python and pytest (/run_code, /submit)")
         name = f"python environment {env.name}"
         if env.installed:
             where = (f" in {env.path} (pypy3: the standard library only)" if env.modules
                      else "")
             checks.append(Check(name, True, f"{env.describe()}{where}, for {users}", ""))
+        elif env.optional:
+            checks.append(Check(name, True, f"{env.describe()}: opt-in, not installed (make "
+                                f"setup PYTHON_EXTRAS={env.name})", ""))
         else:
             checks.append(Check(name, False, f"{env.describe()}: not installed in {env.path} "
-                                "(make setup, or python -m judge.python_env install, as root)",
-                                f"{users} Python solutions are refused until it is installed"))
+                                "(make setup, or python -m judge.languages.install python, as "
+                                "root)", f"{users}: Python programs are refused until it is "
+                                "installed"))
     return checks

@@ -16,10 +16,10 @@ from judge.checkers.interactor import InteractorRunner
 from judge.compiler import Compiler, CompileResult
 from judge.harness import PYTHON_LANGUAGES, check_tests, is_functional, wrap_source
 from judge.languages import Flavour, Language, get_language
+from judge.languages.python_env import missing_module_hint, run_environment
 from judge.ownership import ThreadOwner
 from judge.problems.model import Problem, TestCase
 from judge.problems.rules import TimeRule, rules_for
-from judge.python_env import missing_module_hint, run_environment
 from judge.sandbox import Limits, RunResult, Sandbox
 from judge.sandbox.slots import COMMAND, cpu_of, interactor_slot
 from judge.sandbox.verdict import describe_end

@@ -13,6 +13,7 @@ import pytest
 from conftest import next_slot, scaled, scaled_problem
 from judge.grade import Grader
 from judge.languages import LANGUAGES, Flavour, canonical_name, get_language, language_for_file
+from judge.languages.runtime import debian_packages
 from judge.sandbox import POLICIES, Limits
 from judge.single_run import ScratchBox
 from judge.verdicts import Verdict
@@ -36,14 +37,21 @@ def _make_list(name: str) -> set[str]:
     return set(found.group(1).split())
 
 
-def test_make_setup_and_the_image_install_every_toolchain():
-    packages = {p for language in LANGUAGES.values()
-                for p in (*language.packages, *language.libraries)}
+def test_make_setup_and_the_image_install_every_toolchain_and_no_library_system_wide():
+    """The toolchains are installed system-wide; the compatible profile's Debian libraries are
+    not (every program would see them), but unpacked into the runtime layer by both."""
+    packages = {p for language in LANGUAGES.values() for p in language.packages}
     assert packages <= _make_list("LANGUAGE_PACKAGES")
     containerfile = (ROOT / "images" / "Containerfile").read_text()
-    missing = [p for p in packages if not re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])",
-                                                    containerfile)]
+    def named(package: str, text: str) -> bool:
+        return re.search(rf"(?<![\w-]){re.escape(package)}(?![\w-])", text) is not None
+    missing = [p for p in packages if not named(p, containerfile)]
     assert not missing, f"the image does not install {missing}"
+    libraries = debian_packages()
+    assert libraries and not [p for p in libraries
+                              if p in _make_list("LANGUAGE_PACKAGES") or named(p, containerfile)]
+    assert "judge.languages.install debian" in containerfile
+    assert "judge.languages.install debian" in (ROOT / "Makefile").read_text()
 
 
 @pytest.mark.parametrize("name", sorted(LANGUAGES))

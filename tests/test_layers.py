@@ -16,7 +16,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "judge.build_info", "judge._native"),
     ("judge.sandbox",),
     ("judge.problems", "judge.harness"),
-    ("judge.languages", "judge.python_env", "judge.compile_cache", "judge.compiler"),
+    ("judge.languages", "judge.compile_cache", "judge.compiler"),
     ("judge.checkers",),
     ("judge.grade", "judge.single_run"),
     ("judge.audit",),

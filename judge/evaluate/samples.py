@@ -12,10 +12,10 @@ from judge.evaluate.generations import Generation
 from judge.evaluate.store import JudgmentKey, sha256
 from judge.evaluate.tasks import Task
 from judge.harness import function_name, harness_id, is_functional
+from judge.languages.python_env import run_environment
 from judge.problems.model import Problem
 from judge.problems.rules import BenchmarkRules, rules_for
 from judge.problems.source import ProblemSource
-from judge.python_env import run_environment
 from judge.verdicts import Verdict
 
 

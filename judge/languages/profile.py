@@ -10,16 +10,23 @@ import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from judge.languages.runtime import Library
 from judge.sandbox.environment import SANDBOX_PATH
 
 
 class Flavour(enum.Enum):
-    """Whose commands a language runs with. Competitive grading (`judge run`, `judge eval`,
-    `/v1/grade`) takes Codeforces' where Codeforces has the language; SandboxFusion's
-    `/run_code` and `/submit` take SandboxFusion's (e.g. `java -ea`, Rust's 2015 edition), under
-    the general policy that tool-use code needs."""
+    """Whose commands and libraries a language runs with: its profile. Competitive grading
+    (`judge run`, `judge eval`, `/v1/grade`) is the strict profile: Codeforces' commands where
+    Codeforces has the language and the toolchain's own library only. SandboxFusion's
+    `/run_code` and `/submit` are the compatible profile: SandboxFusion's commands (e.g. `java
+    -ea`, Rust's 2015 edition) and the libraries its runtime holds, under the general policy
+    that tool-use code needs."""
     CODEFORCES = "codeforces"
     SANDBOXFUSION = "sandboxfusion"
+
+    @property
+    def profile(self) -> str:
+        return "strict" if self is Flavour.CODEFORCES else "compatible"
 
 
 class Family(enum.Enum):
@@ -48,9 +55,10 @@ class Language:
     artifacts: tuple[str, ...] = ()        # glob patterns of what the run needs from the build
     version_command: tuple[str, ...] = ()
     packages: tuple[str, ...] = ()         # the Debian packages that provide the toolchain
-    # The Debian packages of the libraries SandboxFusion's runtime holds for it (its datasets'
-    # tests import them: javatuples, testify, luaunit...).
-    libraries: tuple[str, ...] = ()
+    # What its programs may use beyond the toolchain's own library, from the runtime layer
+    # (judge/languages/runtime.py): none in the strict profile; SandboxFusion's (boost,
+    # javatuples, numpy, lodash...) in the compatible one, through its `sandboxfusion` fields.
+    libraries: tuple[Library, ...] = ()
     # Environment of its compiles and runs beyond the sandbox's own (where a runtime finds its
     # libraries).
     env: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
@@ -107,6 +115,11 @@ class Language:
                  if part.startswith("/") and not any(c in part for c in ":{ ")]
         return (shutil.which(tool, path=SANDBOX_PATH) is not None
                 and all(os.path.exists(path) for path in named))
+
+    @property
+    def missing_libraries(self) -> list[Library]:
+        """The libraries it promises that the runtime layer lacks (optional ones aside)."""
+        return [lib for lib in self.libraries if not lib.optional and not lib.installed]
 
     @property
     def toolchain_version(self) -> str:

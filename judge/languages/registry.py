@@ -5,9 +5,12 @@ published commands), with SandboxFusion's differences in `sandboxfusion`."""
 from __future__ import annotations
 
 import json
+import sys
 
 from judge.languages.entry import java_class_name, scala_object_name
 from judge.languages.profile import Family, Language
+from judge.languages.python_env import ENVIRONMENTS as PYTHON_ENVIRONMENTS
+from judge.languages.runtime import NODE_MODULES, Library, Source, debian, debian_path, npm
 
 CPP_FLAGS = ("-fno-asm", "-fsanitize=bounds", "-fno-sanitize-recover=bounds", "-static", "-O2",
              "-DONLINE_JUDGE")
@@ -35,10 +38,38 @@ KOTLIN_COMPILER = (*JVM_COMPILER, "-cp", f"{KOTLIN_HOME}/lib/kotlin-preloader.ja
                    "-nowarn")
 SCALA_LIB = "/usr/share/scala/lib"
 JUNIT_CONSOLE = "/usr/share/java/junit-platform-console-standalone.jar"
-# SandboxFusion puts javatuples on every Java program's class path (MultiPL-E's Java imports it).
-JAVA_CLASS_PATH = ".:/usr/share/java/javatuples.jar"
-# Node libraries from Debian (node-lodash...), which a NodeSource node does not search.
-NODE_LIBRARIES = {"NODE_PATH": "/usr/share/nodejs"}
+# The compatible profile's libraries (judge/languages/runtime.py), named here by the flags and
+# search paths of the languages that use them; the strict profile names none.
+# C++: boost's headers (MultiPL-E's C++ includes <boost/any.hpp> first), searched after the
+# precompiled headers and as system headers, as /usr/include is.
+BOOST = debian("boost", "libboost-dev", "/usr/include/boost/any.hpp")
+CPP_LIBRARY_FLAGS = ("-isystem", debian_path("/usr/include"))
+# Java: javatuples on every program's class path (MultiPL-E's Java imports org.javatuples.*).
+JAVATUPLES = debian("org.javatuples", "libjavatuples-java", "/usr/share/java/javatuples.jar")
+JAVA_CLASS_PATH = f".:{JAVATUPLES.path}"
+# Go: testify (SandboxFusion's go_test); Debian's Go libraries are a GOPATH, not a module cache.
+TESTIFY = debian("github.com/stretchr/testify", "golang-github-stretchr-testify-dev",
+                 "/usr/share/gocode/src/github.com/stretchr/testify")
+GO_TEST_ENV = {"GO111MODULE": "off", "GOPATH": debian_path("/usr/share/gocode")}
+# Node: SandboxFusion's npm packages, from judge/languages/node's lock file.
+NODE_LIBRARIES = tuple(npm(name) for name in ("lodash", "js-md5", "random-seed", "seedrandom",
+                                              "commander"))
+NODE_ENV = {"NODE_PATH": str(NODE_MODULES)}
+# Perl and Lua: the test modules of MultiPL-E's Perl and Lua.
+PERL_LIBRARIES = (debian("Test::Deep", "libtest-deep-perl", "/usr/share/perl5/Test/Deep.pm"),
+                  debian("Data::Compare", "libdata-compare-perl",
+                         "/usr/share/perl5/Data/Compare.pm"))
+PERL_ENV = {"PERL5LIB": f"{debian_path('/usr/share/perl5')}:"
+                        f"{debian_path(f'/usr/lib/{sys.implementation._multiarch}/perl5/5.36')}"}
+LUAUNIT = debian("luaunit", "lua-unit", "/usr/share/lua/5.4/luaunit.lua")
+LUA_ENV = {"LUA_PATH": f"{debian_path('/usr/share/lua/5.4')}/?.lua;;"}
+# Python: the sandboxfusion environment, and its opt-in machine-learning one when installed.
+SF_PYTHON = (PYTHON_ENVIRONMENTS["sandboxfusion"], PYTHON_ENVIRONMENTS["sandboxfusion-ml"])
+PYTHON_LIBRARIES = tuple(Library(module, Source.PYPI, requirement, env.path / module,
+                                 env.optional)
+                         for env in SF_PYTHON
+                         for module, requirement in env.providers())
+PYTHON_ENV = {"PYTHONPATH": ":".join(str(env.path) for env in SF_PYTHON)}
 
 # TypeScript is transpiled without type checking, as SandboxFusion's tsx does: a type error a
 # model makes is not a compile error there, only what the JavaScript does counts.
@@ -68,10 +99,10 @@ def add_implicit_usings(source: str) -> str:
     usings = " ".join(f"using {namespace};" for namespace in IMPLICIT_USINGS) + "\n"
     return "".join(lines[:head]) + usings + "".join(lines[head:])
 
-# SandboxFusion's jest runner: jest and babel from npm (judge/languages/jest/package-lock.json),
+# SandboxFusion's jest runner: jest and babel from npm (judge/languages/node/package-lock.json),
 # which `make setup` installs here; a TypeScript or JavaScript test file, transformed by babel
 # as SandboxFusion's babel.config.js says.
-NODE_RUNTIME = "/usr/local/lib/judge/node/node_modules"
+NODE_RUNTIME = str(NODE_MODULES)
 JEST = f"{NODE_RUNTIME}/jest/bin/jest.js"
 JEST_CONFIG = json.dumps({
     "rootDir": ".", "modulePaths": [NODE_RUNTIME], "cacheDirectory": "/tmp/jest",
@@ -107,8 +138,8 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
              version_command=("g++", "--version"), packages=("g++",),
              precompiled_headers=("bits/stdc++.h",), header_flags=CPP_HEADER_FLAGS,
              sandboxfusion={"compile": ("g++", "-std=c++20", *CPP_FLAGS, "-fuse-ld=gold",
-                                        "-o", "code.exe", "code.cpp"),
-                            "precompiled_headers": RUN_CODE_HEADERS}),
+                                        *CPP_LIBRARY_FLAGS, "-o", "code.exe", "code.cpp"),
+                            "precompiled_headers": RUN_CODE_HEADERS, "libraries": (BOOST,)}),
     Language("c", Family.NATIVE, ("h", "gnu17", "c11", "c17"), (".c",), "code.c",
              ("gcc", "-std=gnu17", *CPP_FLAGS, "-o", "code.exe", "code.c", "-lm"),
              ("./code.exe",), "native", artifacts=("code.exe",),
@@ -117,7 +148,8 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
              (".py",), "code.py", ("python3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
              ("python3", "code.py"), "python", compile_policy="python", time_factor=2.0,
              artifacts=("code.py",), version_command=("python3", "--version"),
-             packages=("python3",), libraries=("python3-requests",), script=True),
+             packages=("python3",), script=True,
+             sandboxfusion={"env": PYTHON_ENV, "libraries": PYTHON_LIBRARIES}),
     Language("pypy3", Family.SCRIPT, ("pypy",), (), "code.py",
              ("pypy3", "-c", PYTHON_SYNTAX_CHECK, "code.py"),
              ("pypy3", "code.py"), "python", compile_policy="python", time_factor=2.0,
@@ -133,12 +165,12 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
              time_factor=2.0, artifacts=("*.class",), version_command=("javac", "-version"),
              packages=("openjdk-17-jdk-headless",), main_class=java_class_name,
              compiler_archive=True,
-             libraries=("libjavatuples-java",),
              # Java tests in SandboxFusion's datasets (MultiPL-E) are `assert`s.
              sandboxfusion={"compile": ("javac", "-J-Xmx544m", "-J-XX:TieredStopAtLevel=1",
                                         "-J-XX:+UseSerialGC", "-cp", JAVA_CLASS_PATH,
                                         "{cls}.java"),
-                            "run": (*JVM, "-ea", "-cp", JAVA_CLASS_PATH, "{cls}")}),
+                            "run": (*JVM, "-ea", "-cp", JAVA_CLASS_PATH, "{cls}"),
+                            "libraries": (JAVATUPLES,)}),
     Language("kotlin", Family.JVM, ("kt", "kotlin1.9"), (".kt",), "code.kt",
              (*KOTLIN_COMPILER, "code.kt", "-include-runtime", "-d", "code.jar"),
              (*JVM, "-DONLINE_JUDGE", "-jar", "code.jar"), "java", compile_policy="jvm-build",
@@ -178,32 +210,30 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
     Language("go_test", Family.NATIVE, (), (), "code_test.go",
              ("go", "test", "-c", "-o", "code.exe", "code_test.go"), ("./code.exe",), "go",
              artifacts=("code.exe",), version_command=("go", "version"), packages=("golang-go",),
-             libraries=("golang-github-stretchr-testify-dev",),
-             # Debian's Go libraries (testify) are a GOPATH, not a module cache.
-             env={"GO111MODULE": "off", "GOPATH": "/usr/share/gocode"},
-             sandboxfusion_only=True),
+             env=GO_TEST_ENV, sandboxfusion={"libraries": (TESTIFY,)}, sandboxfusion_only=True),
     _script("javascript", ("js", "node", "nodejs"), ".js", ("node",),
             ("nodejs",), ("node", "--version"), policy="node", family=Family.MANAGED,
-            libraries=("node-lodash",), sandboxfusion={"env": NODE_LIBRARIES}),
+            sandboxfusion={"env": NODE_ENV, "libraries": NODE_LIBRARIES}),
     Language("jest", Family.MANAGED, (), (), "code.test.ts", None,
              # (braces doubled: commands are format strings)
              ("node", JEST, "--ci", "--runInBand", "--config",
               JEST_CONFIG.replace("{", "{{").replace("}", "}}")),
              "node", time_factor=2.0, artifacts=("code.test.ts",),
              version_command=("node", JEST, "--version"), packages=("nodejs",),
-             env={"FORCE_COLOR": "0"}, script=True, sandboxfusion_only=True),
+             env={"FORCE_COLOR": "0"}, script=True, sandboxfusion={"libraries": NODE_LIBRARIES},
+             sandboxfusion_only=True),
     Language("typescript", Family.MANAGED, ("ts",), (".ts",), "code.ts",
              ("node", "-e", TS_TRANSPILE, "code.ts"), ("node", "code.js"), "node",
              compile_policy="node", time_factor=2.0, artifacts=("code.js",),
              version_command=("tsc", "--version"), packages=("nodejs", "node-typescript"),
-             libraries=("node-lodash",), sandboxfusion={"env": NODE_LIBRARIES}),
+             sandboxfusion={"env": NODE_ENV, "libraries": NODE_LIBRARIES}),
     _script("php", ("php8",), ".php", ("php",), ("php-cli",), ("php", "--version"),
             sandboxfusion={"prepare": ensure_php_tag}),
     _script("ruby", ("rb",), ".rb", ("ruby",), ("ruby",), ("ruby", "--version")),
     _script("perl", ("pl",), ".pl", ("perl",), ("perl",), ("perl", "--version"),
-            libraries=("libtest-deep-perl", "libdata-compare-perl")),
+            sandboxfusion={"env": PERL_ENV, "libraries": PERL_LIBRARIES}),
     _script("lua", ("lua5.4",), ".lua", ("lua5.4",), ("lua5.4",), ("lua5.4", "-v"),
-            libraries=("lua-unit",)),
+            sandboxfusion={"env": LUA_ENV, "libraries": (LUAUNIT,)}),
     _script("r", ("rscript",), ".R", ("Rscript",), ("r-base-core",), ("Rscript", "--version")),
     _script("bash", ("sh", "shell"), ".sh", ("bash",), ("bash",), ("bash", "--version")),
     _script("racket", ("rkt", "scheme"), ".rkt", ("racket",), ("racket",),
@@ -235,7 +265,8 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
              packages=("iverilog",)),
     _script("pytest", (), ".py", ("python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"),
             ("python3-pytest",), ("python3", "-m", "pytest", "--version"), policy="python",
-            source="test_code.py", sandboxfusion_only=True),
+            source="test_code.py", sandboxfusion={"env": PYTHON_ENV, "libraries": PYTHON_LIBRARIES},
+            sandboxfusion_only=True),
     Language("junit", Family.JVM, (), (), "{cls}.java",
              ("javac", "-J-Xmx544m", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-cp",
               JUNIT_CONSOLE, "{cls}.java"),

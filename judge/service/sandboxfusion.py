@@ -92,8 +92,9 @@ def unsupported(message: str) -> RunCodeResponse:
 
 
 def resolve_language(name: str) -> Language:
-    """The judge's profile of a SandboxFusion language name; UnsupportedLanguage when the
-    judge does not run it, JudgeError when its toolchain is not installed here."""
+    """The judge's profile of a SandboxFusion language name, in the compatible profile;
+    UnsupportedLanguage when the judge does not run it, JudgeError when its toolchain or its
+    runtime libraries are not installed here."""
     key = SF_LANGUAGES.get(name) or canonical_name(name)
     if key is None:
         raise UnsupportedLanguage(f"language {name!r} is not supported by this judge "
@@ -101,6 +102,13 @@ def resolve_language(name: str) -> Language:
     language = get_language(key, Flavour.SANDBOXFUSION)
     if not language.available:
         raise JudgeError(f"the {language.name} toolchain is not installed on this server")
+    missing = language.missing_libraries
+    if missing:
+        # The environment SandboxFusion's programs expect is not here: the server's failure,
+        # not the program's, whether or not this program would have used it.
+        raise JudgeError(f"the {language.name} runtime libraries "
+                         f"({', '.join(lib.describe() for lib in missing)}) are not installed "
+                         "on this server (make setup as root)")
     return language
 
 

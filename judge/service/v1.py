@@ -13,10 +13,10 @@ from judge import JudgeError
 from judge.checkers import is_checker
 from judge.checkers.dataset_comparators import DATASET_COMPARATORS
 from judge.grade import Grader
-from judge.languages import LANGUAGES, Language, get_language
+from judge.languages import LANGUAGES, Flavour, Language, get_language
+from judge.languages.python_env import CPYTHON, environment
 from judge.problems.model import Problem, TestCase, is_checker_source
 from judge.problems.rules import RULES
-from judge.python_env import CPYTHON, environment
 from judge.sandbox import POLICIES, Limits
 from judge.sandbox.result import CANNOT_EXECUTE
 from judge.service.answers import AnswerBudget
@@ -44,6 +44,8 @@ from judge.service.v1_models import (
     GradeRequest,
     GradeResponse,
     LanguageInfo,
+    LibraryInfo,
+    ProfileInfo,
     RunResultModel,
 )
 from judge.single_run import Captured
@@ -258,15 +260,29 @@ def python_modules(language: str) -> dict[str, list[str]] | None:
             if language == CPYTHON else [] for rules in RULES.values()}
 
 
+def profile_info(language: Language, flavour: Flavour) -> ProfileInfo:
+    record = language.flavoured(flavour)
+    return ProfileInfo(name=flavour.profile,
+                       compile=list(record.compile) if record.compile else None,
+                       run=list(record.run), policy=record.policy,
+                       libraries=[LibraryInfo(name=lib.name, source=lib.source.value,
+                                              package=lib.package, installed=lib.installed,
+                                              optional=lib.optional)
+                                  for lib in record.libraries])
+
+
 @router.get("/languages", response_model=list[LanguageInfo], summary="The languages this server runs")
 async def languages() -> list[LanguageInfo]:
     listed = []
     for name in LANGUAGES:
         language = get_language(name)
+        flavours = ((Flavour.SANDBOXFUSION,) if language.sandboxfusion_only else tuple(Flavour))
         listed.append(LanguageInfo(name=name, aliases=list(language.aliases),
                                    family=language.family.value, available=language.available,
                                    time_factor=language.time_factor,
                                    compiled=not language.script, policy=language.policy,
                                    sandboxfusion_only=language.sandboxfusion_only,
-                                   python_modules=python_modules(name)))
+                                   python_modules=python_modules(name),
+                                   profiles=[profile_info(language, flavour)
+                                             for flavour in flavours]))
     return listed

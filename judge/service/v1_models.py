@@ -237,6 +237,24 @@ class Readiness(BaseModel):
     problems: str = Field(..., description="ready, loading, or the error of --dataset")
 
 
+class LibraryInfo(BaseModel):
+    name: str = Field(description="as code names it: boost, org.javatuples, numpy, lodash")
+    source: str = Field(description="debian, pypi or npm")
+    package: str = Field(description="the package that provides it (PyPI's pinned)")
+    installed: bool
+    optional: bool = Field(description="an opt-in extra: listed, not promised")
+
+
+class ProfileInfo(BaseModel):
+    name: str = Field(description="strict (competitive grading: judge run, judge eval, "
+                      "/v1/grade) or compatible (SandboxFusion's /run_code and /submit)")
+    compile: list[str] | None = Field(description="the compile command; null: none")
+    run: list[str]
+    policy: str
+    libraries: list[LibraryInfo] = Field(description="what its programs may use beyond the "
+                                         "toolchain's own library (the runtime layer)")
+
+
 class LanguageInfo(BaseModel):
     name: str
     aliases: list[str] = Field(description="every other name a request may give it")
@@ -250,4 +268,6 @@ class LanguageInfo(BaseModel):
                                      "name (pytest, junit, go_test, ...)")
     python_modules: dict[str, list[str]] | None = Field(
         default=None, description="a Python language's importable modules beyond the standard "
-        "library, per benchmark (judge/python_env.py); null for other languages")
+        "library, per benchmark (judge/languages/python_env.py); null for other languages")
+    profiles: list[ProfileInfo] = Field(description="the language in each profile: its "
+                                        "commands and libraries")
