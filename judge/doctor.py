@@ -324,8 +324,8 @@ def _strict_profile_check() -> Check:
     runtime-layer library installed system-wide (apt, or pip into the system Python) would be
     found by every program without a flag naming it."""
     from judge.languages import runtime
-    from judge.languages.registry import PYTHON_LIBRARIES
-    leaked = [f"{package} (Debian)" for package in runtime.debian_packages()
+    from judge.languages.registry import LIBRARY_PACKAGES, PYTHON_LIBRARIES
+    leaked = [f"{package} (Debian)" for package in LIBRARY_PACKAGES
               if runtime.installed_on_host(package)]
     leaked += [f"{module} (Python)" for module in runtime.system_python_finds(
         [lib.name for lib in PYTHON_LIBRARIES])]

@@ -16,7 +16,11 @@ from judge.checkers.interactor import InteractorRunner
 from judge.compiler import Compiler, CompileResult
 from judge.harness import PYTHON_LANGUAGES, check_tests, is_functional, wrap_source
 from judge.languages import Flavour, Language, get_language
-from judge.languages.python_env import missing_module_hint, run_environment
+from judge.languages.python_env import (
+    COMPATIBLE_ENVIRONMENT,
+    missing_module_hint,
+    run_environment,
+)
 from judge.ownership import ThreadOwner
 from judge.problems.model import Problem, TestCase
 from judge.problems.rules import TimeRule, rules_for
@@ -321,7 +325,12 @@ class Grader:
             self._check_functional_tests(problem)
         source = wrap_source(lang.source_text(source), problem, lang.name)
         rules = rules_for(problem)
-        env = {**lang.env, **run_environment(rules.python_environment, lang.name)}
+        benchmark_env = run_environment(rules.python_environment, lang.name)
+        env = {**lang.env, **benchmark_env}
+        # Whose modules a failed import is told against: the benchmark's, else the compatible
+        # profile's, else the standard library's.
+        python_environment = (rules.python_environment if benchmark_env
+                              else COMPATIBLE_ENVIRONMENT if lang.libraries else "stdlib")
         limits = run_limits(problem, lang, run_time_limit_ms)
         compiled = self.compiler.compile(source, lang, time_limit_ms=compile_time_limit_ms)
         timings = {"compile": time.perf_counter() - started, "run": 0.0, "check": 0.0}
@@ -348,8 +357,7 @@ class Grader:
             verdict = outcome.verdict
             message = outcome.message
             if verdict == Verdict.RE and lang.name in PYTHON_LANGUAGES:
-                hint = missing_module_hint(rules.python_environment if env else "stdlib",
-                                           outcome.stderr_tail)
+                hint = missing_module_hint(python_environment, outcome.stderr_tail)
                 message = f"{message}; {hint}" if hint and message else hint or message
             result.tests.append(TestResult(index, verdict, run.cpu_time_ms, run.wall_time_ms,
                                            run.memory_kb, run.exit_code, run.signal,

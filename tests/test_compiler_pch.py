@@ -17,7 +17,7 @@ from judge import config
 from judge.compiler import Compiler, cache_key
 from judge.grade import Grader
 from judge.languages import Flavour, get_language
-from judge.languages.registry import CPP_FLAGS, RUN_CODE_HEADERS
+from judge.languages.registry import CPP_FLAGS, CPP_LIBRARY_FLAGS, RUN_CODE_HEADERS
 from judge.sandbox import Limits
 from judge.single_run import ScratchBox
 
@@ -204,5 +204,5 @@ def test_the_cache_key_covers_the_precompiled_headers(configure):
 def test_codeforces_command_is_the_benchmarks():
     assert CODEFORCES.compile == ("g++", "-std=c++20", *CPP_FLAGS, "-o", "code.exe", "code.cpp")
     assert CODEFORCES.precompiled_headers == ("bits/stdc++.h",)
-    assert RUN_CODE.compile == ("g++", "-std=c++20", *CPP_FLAGS, "-fuse-ld=gold", "-o",
-                                "code.exe", "code.cpp")
+    assert RUN_CODE.compile == ("g++", "-std=c++20", *CPP_FLAGS, "-fuse-ld=gold",
+                                *CPP_LIBRARY_FLAGS, "-o", "code.exe", "code.cpp")

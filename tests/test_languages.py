@@ -13,7 +13,7 @@ import pytest
 from conftest import next_slot, scaled, scaled_problem
 from judge.grade import Grader
 from judge.languages import LANGUAGES, Flavour, canonical_name, get_language, language_for_file
-from judge.languages.runtime import debian_packages
+from judge.languages.registry import LIBRARY_PACKAGES
 from judge.sandbox import POLICIES, Limits
 from judge.single_run import ScratchBox
 from judge.verdicts import Verdict
@@ -47,7 +47,7 @@ def test_make_setup_and_the_image_install_every_toolchain_and_no_library_system_
         return re.search(rf"(?<![\w-]){re.escape(package)}(?![\w-])", text) is not None
     missing = [p for p in packages if not named(p, containerfile)]
     assert not missing, f"the image does not install {missing}"
-    libraries = debian_packages()
+    libraries = LIBRARY_PACKAGES
     assert libraries and not [p for p in libraries
                               if p in _make_list("LANGUAGE_PACKAGES") or named(p, containerfile)]
     assert "judge.languages.install debian" in containerfile

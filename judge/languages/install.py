@@ -17,6 +17,7 @@ import sys
 
 from judge import JudgeError
 from judge.languages import python_env, runtime
+from judge.languages.registry import LIBRARY_PACKAGES
 
 USAGE = ("usage: python -m judge.languages.install debian | debian-missing | debian-packages | "
          "python [--with=NAME] [pip options] | python-missing | python-requirements")
@@ -24,16 +25,16 @@ USAGE = ("usage: python -m judge.languages.install debian | debian-missing | deb
 
 def debian(command: str) -> int:
     if command == "debian-packages":
-        print("\n".join(runtime.debian_packages()))
+        print("\n".join(LIBRARY_PACKAGES))
         return 0
-    if runtime.debian_installed():
+    if runtime.debian_installed(LIBRARY_PACKAGES):
         return 0
     if command == "debian-missing":
         print(f"the runtime layer's Debian libraries are not installed in {runtime.DEBIAN_ROOT} "
               "(run 'make setup' as root)", file=sys.stderr)
         return 1
     try:
-        count, size, seconds = runtime.install_debian()
+        count, size, seconds = runtime.install_debian(LIBRARY_PACKAGES)
     except (OSError, subprocess.CalledProcessError) as exc:
         print(f"judge: cannot install the runtime layer's Debian libraries: {exc}",
               file=sys.stderr)

@@ -25,6 +25,8 @@ from judge.languages.runtime import tree_bytes
 
 ROOT = Path("/usr/local/lib/judge/python")
 CPYTHON = "python"
+# The environment of the compatible profile (SandboxFusion's /run_code and /submit).
+COMPATIBLE_ENVIRONMENT = "sandboxfusion"
 
 
 @dataclass(frozen=True)
@@ -76,8 +78,8 @@ ENVIRONMENTS = {
     # SandboxFusion's runtime, as its runtime/python/requirements.txt pins it: the scientific
     # stack and the web and parsing libraries its datasets' Python imports, with every
     # dependency pinned too (as pip resolved them on 2026-12-06), so that two installs match.
-    "sandboxfusion": PythonEnvironment(
-        "sandboxfusion",
+    COMPATIBLE_ENVIRONMENT: PythonEnvironment(
+        COMPATIBLE_ENVIRONMENT,
         ("numpy", "scipy", "pandas", "sklearn", "matplotlib", "seaborn", "statsmodels",
          "requests", "bs4"),
         ("numpy==1.26.3", "scipy==1.11.4", "pandas==2.2.0", "scikit-learn==1.4.0",

@@ -8,7 +8,8 @@ import json
 import sys
 
 from judge.languages.entry import java_class_name, scala_object_name
-from judge.languages.profile import Family, Language
+from judge.languages.profile import Family, Flavour, Language
+from judge.languages.python_env import COMPATIBLE_ENVIRONMENT
 from judge.languages.python_env import ENVIRONMENTS as PYTHON_ENVIRONMENTS
 from judge.languages.runtime import NODE_MODULES, Library, Source, debian, debian_path, npm
 
@@ -64,7 +65,8 @@ PERL_ENV = {"PERL5LIB": f"{debian_path('/usr/share/perl5')}:"
 LUAUNIT = debian("luaunit", "lua-unit", "/usr/share/lua/5.4/luaunit.lua")
 LUA_ENV = {"LUA_PATH": f"{debian_path('/usr/share/lua/5.4')}/?.lua;;"}
 # Python: the sandboxfusion environment, and its opt-in machine-learning one when installed.
-SF_PYTHON = (PYTHON_ENVIRONMENTS["sandboxfusion"], PYTHON_ENVIRONMENTS["sandboxfusion-ml"])
+SF_PYTHON = (PYTHON_ENVIRONMENTS[COMPATIBLE_ENVIRONMENT],
+             PYTHON_ENVIRONMENTS["sandboxfusion-ml"])
 PYTHON_LIBRARIES = tuple(Library(module, Source.PYPI, requirement, env.path / module,
                                  env.optional)
                          for env in SF_PYTHON
@@ -276,3 +278,8 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
              version_command=("javac", "-version"), packages=("junit5",),
              main_class=java_class_name, sandboxfusion_only=True),
 )}
+
+# The Debian packages of every language's libraries, which the runtime layer unpacks.
+LIBRARY_PACKAGES = sorted({library.package for language in LANGUAGES.values()
+                           for library in language.flavoured(Flavour.SANDBOXFUSION).libraries
+                           if library.source is Source.DEBIAN})

@@ -71,15 +71,6 @@ def debian_path(path: str) -> str:
     return str(DEBIAN_ROOT / path.lstrip("/"))
 
 
-def debian_packages() -> list[str]:
-    """The Debian packages of every language's libraries (the registry's `libraries`)."""
-    from judge.languages.profile import Flavour
-    from judge.languages.registry import LANGUAGES
-    return sorted({lib.package for language in LANGUAGES.values()
-                   for lib in language.flavoured(Flavour.SANDBOXFUSION).libraries
-                   if lib.source is Source.DEBIAN})
-
-
 def installed_on_host(package: str) -> bool:
     """Whether dpkg has `package` installed system-wide, where every profile sees it."""
     out = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True,
@@ -125,25 +116,25 @@ def _manifest(debs: list[Path]) -> str:
     return "\n".join(sorted(lines)) + "\n"
 
 
-def debian_installed() -> bool:
-    """The layer holds every Debian package the registry names."""
+def debian_installed(packages: list[str]) -> bool:
+    """The layer holds every one of `packages`."""
     try:
         held = {line.split()[0] for line in DEBIAN_MANIFEST.read_text().splitlines() if line}
     except OSError:
         return False
-    return set(debian_packages()) <= held
+    return set(packages) <= held
 
 
-def install_debian() -> tuple[int, int, float]:
-    """Unpacks the Debian libraries and what they need into DEBIAN_ROOT, replacing it whole;
-    returns (packages, bytes, seconds)."""
+def install_debian(libraries: list[str]) -> tuple[int, int, float]:
+    """Unpacks the Debian packages `libraries` and what they need into DEBIAN_ROOT, replacing
+    it whole; returns (packages, bytes, seconds)."""
     started = time.monotonic()
     try:
-        packages = _closure(debian_packages())
+        packages = _closure(libraries)
     except subprocess.CalledProcessError:
         # A host whose package lists were never fetched (a fresh container) knows no package.
         subprocess.run(["apt-get", "update", "-qq"], check=True)
-        packages = _closure(debian_packages())
+        packages = _closure(libraries)
     DEBIAN_ROOT.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=DEBIAN_ROOT.parent, prefix=".debian-") as scratch:
         downloads = Path(scratch) / "debs"
