@@ -71,20 +71,21 @@ if ! cmp -s "$wheels/constraints.txt.new" "$wheels/constraints.txt"; then
   "$PYTHON" -m pip download --quiet --dest "$wheels" --constraint "$wheels/constraints.txt.new" \
     . pip setuptools wheel 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2) \
     || die "pip download of the dependencies failed"
-  # The benchmarks' Python environments (judge/languages/python_env.py): wheels for the image's CPython.
-  "$PYTHON" -m judge.languages.install python-requirements | xargs -r "$PYTHON" -m pip download --quiet \
+  # The Python environments (judge/languages/python_env.py): wheels for the image's CPython,
+  # one requirement at a time (two environments may pin two versions of one package).
+  "$PYTHON" -m judge.languages.install python-requirements | xargs -r -n 1 "$PYTHON" -m pip download --quiet \
     --dest "$wheels" --only-binary=:all: --no-deps 2> >(grep -v "is ignored: it is neither" >&2) \
     || die "pip download of the Python environments failed"
 fi
 mv "$wheels/constraints.txt.new" "$wheels/constraints.txt"
 
-# --- SandboxFusion's jest runner: npm packages pinned by its lock file, installed on the host ----
+# --- the runtime layer's Node packages (jest, lodash...): pinned by the lock file, installed here ---
 node=images/node
 if ! cmp -s judge/languages/node/package-lock.json "$node/.installed"; then
-  log "installing the jest runner into $node (npm ci)"
+  log "installing the runtime layer's Node packages into $node (npm ci)"
   rm -rf "$node" && mkdir -p "$node"
   cp judge/languages/node/package.json judge/languages/node/package-lock.json "$node/"
-  npm ci --prefix "$node" --no-audit --no-fund --loglevel=error >/dev/null || die "npm ci of the jest runner failed"
+  npm ci --prefix "$node" --no-audit --no-fund --loglevel=error >/dev/null || die "npm ci of the runtime layer's Node packages failed"
   cp judge/languages/node/package-lock.json "$node/.installed"
 fi
 

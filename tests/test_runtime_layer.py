@@ -129,6 +129,25 @@ def test_an_optional_library_is_listed_not_promised():
     assert all(lib not in python.missing_libraries for lib in optional)
 
 
+def test_the_opt_in_set_runs_when_installed_and_is_absent_otherwise(grader):
+    """PyTorch (make setup PYTHON_EXTRAS=sandboxfusion-ml) runs under the unchanged general
+    policy where it is installed; elsewhere its import fails as any absent module does."""
+    torch = next(lib for lib in get_language("python", Flavour.SANDBOXFUSION).libraries
+                 if lib.name == "torch")
+    program = ("import torch, numpy as np\nx = torch.tensor(np.arange(6.0)).reshape(2, 3)\n"
+               "print(int((x @ x.T).sum()))\n")
+    outcome = grader.run_program(program, get_language("python", Flavour.SANDBOXFUSION),
+                                 Limits(**{**LIMITS, "memory_limit_mb": 2048}), stdin=b"",
+                                 files={}, fetch=[])
+    assert outcome.run is not None
+    if torch.installed:
+        assert outcome.run.run.status == "OK", outcome.run.stderr[-2000:]
+        assert outcome.run.stdout.strip() == b"83"
+    else:
+        assert outcome.run.run.status == "RE"
+        assert b"No module named 'torch'" in outcome.run.stderr
+
+
 def test_doctor_reports_a_library_the_host_gives_every_program(monkeypatch):
     assert _strict_profile_check().ok
     monkeypatch.setattr(runtime, "installed_on_host", lambda package: package == "libboost-dev")

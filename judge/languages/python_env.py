@@ -91,9 +91,13 @@ ENVIRONMENTS = {
          "pillow==13.0.0", "pyparsing==3.3.3", "python-dateutil==4.0.0", "pytz==2026.6",
          "soupsieve==2.10", "threadpoolctl==3.8.0", "tzdata==2026.6", "urllib3==2.8.0"),
         "SandboxFusion's /run_code and /submit: the libraries its datasets' Python imports"),
-    # The machine-learning framework SandboxFusion also carries: about 1 GB, so opt-in.
+    # The machine-learning framework SandboxFusion also carries (its CPU build): 825 MiB, so
+    # opt-in.
     "sandboxfusion-ml": PythonEnvironment(
-        "sandboxfusion-ml", ("torch",), ("torch==2.13.0",),
+        "sandboxfusion-ml", ("torch",),
+        ("torch==2.13.0", "filelock==4.3.2", "fsspec==2026.9.0", "jinja2==3.1.6",
+         "markupsafe==3.0.4", "mpmath==1.3.0", "networkx==3.6.1", "setuptools==84.2.1",
+         "sympy==1.14.0", "typing-extensions==4.16.0"),
         "SandboxFusion's /run_code with PyTorch (CPU), when installed", optional=True),
 }
 
