@@ -54,15 +54,15 @@ $(VENV)/.installed: pyproject.toml setup.py native/*.c native/*.h native/*.py
 venv: $(VENV)/.installed
 
 # The runtime layer's Debian libraries (boost, javatuples, testify, Test::Deep, luaunit) and
-# what they need, unpacked into /usr/local/lib/judge/debian (judge/languages/runtime.py):
-# about 170 MB, 10 s. Only the compatible profile's flags and search paths name them.
+# what they need, unpacked into /usr/local/lib/judge/debian (judge/languages/runtime.py; sizes
+# and times in docs/runtime-layer.md). Only the compatible profile's flags and paths name them.
 runtime-layer: system venv
 	@if [ "$$(id -u)" = 0 ]; then $(PY) -m judge.languages.install debian; \
 	else $(PY) -m judge.languages.install debian-missing; fi
 
 # The modules Python programs may import beyond the standard library, per benchmark (numpy for
-# LiveCodeBench) and for the compatible profile (SandboxFusion's scientific stack, about
-# 530 MB, 25 s), from PyPI wheels into /usr/local/lib/judge/python
+# LiveCodeBench) and for the compatible profile (SandboxFusion's scientific stack), from PyPI
+# wheels into /usr/local/lib/judge/python
 # (judge/languages/python_env.py). The heavy optional ones only when named:
 # make setup PYTHON_EXTRAS=sandboxfusion-ml (PyTorch, CPU).
 PYTHON_EXTRAS ?=
@@ -73,7 +73,7 @@ python-envs: venv
 
 # The runtime layer's Node packages: SandboxFusion's jest runner (jest, babel) and the libraries
 # its JavaScript imports (lodash...), pinned by judge/languages/node's lock file, into
-# /usr/local/lib/judge/node (judge/languages/runtime.py); about 45 MB, half a minute. Without
+# /usr/local/lib/judge/node (judge/languages/runtime.py). Without
 # npm, or not as root, only said: jest is then unavailable, JavaScript's compatible profile too.
 NODE_RUNTIME = /usr/local/lib/judge/node
 node-envs: system
