@@ -1,10 +1,10 @@
-"""The Python modules a benchmark's solutions may import, beyond the standard library.
+"""The Python modules programs may import beyond the standard library: a benchmark's (its rules
+name one, judge/problems/rules.py) and the compatible profile's (judge/languages/runtime.py).
 
 Each environment is a directory of packages installed from PyPI wheels under ROOT (inside /usr,
 so the sandbox sees it read-only, like the toolchains), put on a CPython run's PYTHONPATH only
-for the benchmarks whose rules name it (judge/problems/rules.py). Nothing else changes: the same
-interpreter, the same seccomp policy. PyPy runs the standard library only (CPython wheels do not
-load in it).
+where its benchmark or profile names it. Nothing else changes: the same interpreter, the same
+seccomp policy. PyPy runs the standard library only (CPython wheels do not load in it).
 
 An optional environment (heavy: a machine-learning framework) is installed only when named
 (make setup PYTHON_EXTRAS=NAME); `python -m judge.languages.install` is the command line.

@@ -5,6 +5,7 @@ published commands), with SandboxFusion's differences in `sandboxfusion`."""
 from __future__ import annotations
 
 import json
+import platform
 import sys
 
 from judge.languages.entry import java_class_name, scala_object_name
@@ -60,8 +61,11 @@ NODE_ENV = {"NODE_PATH": str(NODE_MODULES)}
 PERL_LIBRARIES = (debian("Test::Deep", "libtest-deep-perl", "/usr/share/perl5/Test/Deep.pm"),
                   debian("Data::Compare", "libdata-compare-perl",
                          "/usr/share/perl5/Data/Compare.pm"))
+# Clone, which Data::Compare needs, is compiled: it sits in the architecture's directory of
+# Debian 12's perl (5.36).
+PERL_ARCH = getattr(sys.implementation, "_multiarch", f"{platform.machine()}-linux-gnu")
 PERL_ENV = {"PERL5LIB": f"{debian_path('/usr/share/perl5')}:"
-                        f"{debian_path(f'/usr/lib/{sys.implementation._multiarch}/perl5/5.36')}"}
+                        f"{debian_path(f'/usr/lib/{PERL_ARCH}/perl5/5.36')}"}
 LUAUNIT = debian("luaunit", "lua-unit", "/usr/share/lua/5.4/luaunit.lua")
 LUA_ENV = {"LUA_PATH": f"{debian_path('/usr/share/lua/5.4')}/?.lua;;"}
 # Python: the sandboxfusion environment, and its opt-in machine-learning one when installed.
