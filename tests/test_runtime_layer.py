@@ -16,9 +16,12 @@ from judge.doctor import _strict_profile_check
 from judge.grade import Grader
 from judge.languages import LANGUAGES, Flavour, get_language, runtime
 from judge.languages.registry import LIBRARY_PACKAGES
+from judge.problems.model import Problem
+from judge.problems.model import TestCase as Case
 from judge.sandbox import Limits
 from judge.service.sandboxfusion import resolve_language
 from judge.single_run import ScratchBox
+from judge.verdicts import Verdict
 from serving import Server
 
 pytestmark = pytest.mark.usefixtures("require_sandbox")
@@ -86,6 +89,22 @@ def test_a_library_runs_in_the_compatible_profile_and_fails_cleanly_in_the_stric
     else:
         assert strict.run is not None and strict.run.run.status == "RE", strict
         assert message in strict.run.stderr.decode(), strict.run.stderr[-2000:]
+
+
+def test_a_failed_import_is_told_against_the_profiles_environment(grader):
+    """Graded in the compatible profile (as /submit grades), a module the layer does not hold
+    is named against the compatible environment; in the strict one, against the standard
+    library."""
+    problem = Problem("local/imports", "imports", "", scaled(2000), 256, "wcmp",
+                      (Case(b"", b"5\n"),))
+    program = "import numpy\nimport judge_no_such_module\n"
+    for flavour, environment in ((Flavour.SANDBOXFUSION, "sandboxfusion"),
+                                 (Flavour.CODEFORCES, "stdlib")):
+        result = grader.grade(program, get_language("python", flavour), problem)
+        assert result.verdict == Verdict.RE, result
+        missing = "judge_no_such_module" if flavour is Flavour.SANDBOXFUSION else "numpy"
+        assert (f"no module '{missing}' in the {environment} Python environment"
+                in result.tests[0].checker_message), result.tests[0].checker_message
 
 
 def test_programs_cannot_change_the_layer(grader):
