@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, field
 
 from judge import JudgeError
+from judge.exclusion import Evidence
 from judge.verdicts import CHECKER_EXIT_VERDICTS, TEST_VERDICT_OF_CHECKER, CheckerVerdict, Verdict
 
 _MESSAGE_CAP = 1 << 15  # testlib caps a message at 32000 chars (plus its prefix)
@@ -34,6 +35,9 @@ class CheckResult:
     full_points: float | None = None
     # The sandbox failed to run the checker (SE): no word on the output at all.
     judge_error: bool = False
+    # For a FAIL: what shows it is the jury's and not the output's doing (judge.exclusion);
+    # a FAIL without it is the submission's (WA).
+    evidence: Evidence | None = None
 
     @property
     def ok(self) -> bool:
