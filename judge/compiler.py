@@ -19,6 +19,7 @@ from pathlib import Path
 
 from judge import __version__, compile_cache, config
 from judge.cache import judge_cache_dir
+from judge.exclusion import Evidence
 from judge.languages import Language
 from judge.languages.runtime import DEBIAN_MANIFEST, NODE_MANIFEST
 from judge.sandbox import Limits, RunResult, Sandbox, box_files
@@ -123,6 +124,9 @@ class CompileResult:
     artifacts: Path | None   # directory holding what the run needs
     cached: bool
     time_ms: float           # wall time of the compile (0 when cached)
+    # For an SE: why it is the judge's failure and not the source's (judge.exclusion). An SE
+    # without it is graded as the source's own CE.
+    evidence: Evidence | None = None
 
     def to_dict(self) -> dict:
         return {"status": self.status, "log": self.log, "cached": self.cached,

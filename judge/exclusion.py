@@ -22,6 +22,12 @@ class EvidenceKind(StrEnum):
     TOOLCHAIN = "toolchain"
     # The checker or interactor fails on the jury's own data, whatever the submission wrote.
     JURY_DATA = "jury-data"
+    # The jury's own program (an interactor) failed in the sandbox, and again when asked once
+    # more, while the submission's run did not.
+    JURY_PROGRAM = "jury-program"
+    # The judge's own code raised instead of giving a verdict: a bug the hostile and fuzz suites
+    # hunt, stored as an error and judged again on the next run.
+    JUDGE_ERROR = "judge-error"
     # Work outside the run took its CPU, measured on one exact clock on both sides.
     CPU_CLOCK = "cpu-clock"
     # The benchmark's row or the caller named a language this host has no toolchain for.
