@@ -7,13 +7,15 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge import JudgeError
-from judge.checkers.interaction_verdict import interaction_verdict
-from judge.checkers.interactor import InteractorRunner
+from judge.checkers.interaction_verdict import InteractiveVerdict, interaction_verdict
+from judge.checkers.interactor import Interaction, InteractorRunner
 from judge.compiler import Compiler, CompileResult
+from judge.exclusion import Evidence, EvidenceKind, attribute
 from judge.harness import PYTHON_LANGUAGES, check_tests, is_functional, wrap_source
 from judge.languages import Flavour, Language, get_language
 from judge.languages.python_env import (
@@ -24,6 +26,7 @@ from judge.languages.python_env import (
 from judge.ownership import ThreadOwner
 from judge.problems.model import Problem, TestCase
 from judge.problems.rules import TimeRule, rules_for
+from judge.run_evidence import weigh_busy, weigh_run
 from judge.sandbox import Limits, RunResult, Sandbox
 from judge.sandbox.slots import COMMAND, cpu_of, interactor_slot
 from judge.sandbox.verdict import describe_end
@@ -56,6 +59,8 @@ class TestResult:
     # The last STDERR_TAIL_BYTES of a failed test's stderr (a traceback, an assertion): why it
     # ended. Empty for a test that passed. Text from the submission: escape it wherever shown.
     stderr_tail: str = ""
+    # Why an SE, FAIL or BUSY is not the submission's doing (judge.exclusion); None otherwise.
+    evidence: Evidence | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict:
         return {"index": self.index, "verdict": self.verdict, "cpu_time_ms": self.cpu_time_ms,
@@ -64,6 +69,7 @@ class TestResult:
                 "checker_message": self.checker_message,
                 "killed_by": self.run.killed_by if self.run else None,
                 "stderr_tail": self.stderr_tail,
+                "exclusion_evidence": self.evidence.to_dict() if self.evidence else None,
                 "interactor": interactor_figures(self.interactor) if self.interactor else None}
 
 
@@ -81,6 +87,9 @@ class GradeResult:
     # Wall seconds the judge spent in each phase: "compile", "run" (sandbox round trips),
     # "check" and "total" (everything grade() did, the judge's own work included).
     timings: dict = field(default_factory=dict)
+    # Why the verdict, when it is SE, FAIL or BUSY, is not the submission's doing: the evidence
+    # of the compile or of the test that decided it (judge.exclusion).
+    exclusion_evidence: Evidence | None = None
 
     @property
     def judge_failure(self) -> bool:
@@ -99,6 +108,8 @@ class GradeResult:
     def to_dict(self) -> dict:
         return {
             "verdict": self.verdict, "judge_failure": self.judge_failure,
+            "exclusion_evidence": (self.exclusion_evidence.to_dict()
+                                   if self.exclusion_evidence else None),
             "problem": self.problem, "language": self.language, "compile": self.compile.to_dict(),
             "tests": [t.to_dict() for t in self.tests],
             "max_cpu_time_ms": self.max_cpu_time_ms, "max_memory_kb": self.max_memory_kb,
@@ -261,16 +272,28 @@ class Grader:
         output_fd = os.memfd_create("output", os.MFD_CLOEXEC)
         stderr_fd = os.memfd_create("stderr", os.MFD_CLOEXEC)
         try:
-            mark = time.perf_counter()
-            run = self._sandbox().run(argv, limits, stdin=test.input, stdout=output_fd,
-                                      stderr=stderr_fd, env=env, policy=lang.policy)
-            timings["run"] += time.perf_counter() - mark
+            def attempt(command: Sequence[str]) -> RunResult:
+                for fd in (output_fd, stderr_fd):
+                    os.ftruncate(fd, 0)
+                    os.lseek(fd, 0, os.SEEK_SET)
+                mark = time.perf_counter()
+                try:
+                    return self._sandbox().run(list(command), limits, stdin=test.input,
+                                               stdout=output_fd, stderr=stderr_fd, env=env,
+                                               policy=lang.policy)
+                finally:
+                    timings["run"] += time.perf_counter() - mark
+
+            weighed = (weigh_run(attempt(argv), argv, attempt, retried=False)
+                       or weigh_run(attempt(argv), argv, attempt, retried=True))
+            assert weighed is not None, "a retried run is always weighed"
+            run = weighed.run
             output = None
             if run.status == Status.OK or keep_output:
                 output = read_from_start(output_fd)
             if run.status != Status.OK:
                 return _Outcome(Verdict(run.status), describe_end(run), run, output,
-                                stderr_tail=_tail(stderr_fd))
+                                stderr_tail=_tail(stderr_fd), evidence=weighed.evidence)
             assert output is not None
             outcome = self._check(checker, test, output, run, timings)
             if outcome.verdict == Verdict.AC:
@@ -285,25 +308,64 @@ class Grader:
         mark = time.perf_counter()
         check = self.checkers.check_output(checker, test.input, output, test.output)
         timings["check"] += time.perf_counter() - mark
-        return _Outcome(check.test_verdict, check.message, run, output, interactor)
+        return _Outcome(check.test_verdict, check.message, run, output, interactor,
+                        evidence=check.evidence)
 
     def _interactive_test(self, interactor: str, test: TestCase, argv: list[str], limits: Limits,
                           lang: Language, checker: str, timings: dict) -> _Outcome:
         """The submission against the interactor; then, when the interactor accepts and the
-        problem has a checker, the checker on the interactor's output file."""
+        problem has a checker, the checker on the interactor's output file. An SE is weighed
+        as any run's (judge.run_evidence), the interaction done once more when asked."""
         if self._interactors is None:
             self._interactors = InteractorRunner(self.checkers, slot=self.interactor_slot,
                                                  cpu=self.cpu)
-        mark = time.perf_counter()
-        interaction = self._interactors.interact(interactor, test.input, test.output,
-                                                 self._sandbox(), argv, limits, lang.policy)
-        timings["run"] += time.perf_counter() - mark
-        decided = interaction_verdict(interaction)
-        if decided.verdict != Verdict.AC or not checker:
-            return _Outcome(decided.verdict, decided.message, decided.submission,
-                            interaction.output, interaction.interactor)
+        interactors = self._interactors
+
+        def interact() -> tuple[Interaction, InteractiveVerdict]:
+            mark = time.perf_counter()
+            interaction = interactors.interact(interactor, test.input, test.output,
+                                               self._sandbox(), argv, limits, lang.policy)
+            timings["run"] += time.perf_counter() - mark
+            return interaction, interaction_verdict(interaction)
+
+        interaction, decided = interact()
+        outcome = self._weigh_interaction(interaction, decided, argv, limits, lang, retried=False)
+        if outcome is None:
+            interaction, decided = interact()
+            outcome = self._weigh_interaction(interaction, decided, argv, limits, lang,
+                                              retried=True)
+        assert outcome is not None, "a retried interaction is always weighed"
+        if outcome.verdict != Verdict.AC or not checker:
+            return outcome
         return self._check(checker, test, interaction.output, decided.submission, timings,
                            interaction.interactor)
+
+    def _weigh_interaction(self, interaction: Interaction, decided: InteractiveVerdict,
+                           argv: list[str], limits: Limits, lang: Language, *,
+                           retried: bool) -> _Outcome | None:
+        """The interaction's outcome with the evidence for an SE or BUSY; None to do it again."""
+        program, jury = interaction.submission, interaction.interactor
+        verdict, message, evidence = decided.verdict, decided.message, decided.evidence
+
+        def control(command: Sequence[str]) -> RunResult:
+            return self._sandbox().run(list(command), limits, policy=lang.policy)
+
+        if verdict == Verdict.BUSY:
+            busy = program if program.status == Status.BUSY else jury
+            evidence = weigh_busy(busy).evidence
+        elif verdict == Verdict.SE and program.status == Status.SE:
+            weighed = weigh_run(program, argv, control, retried=retried)
+            if weighed is None:
+                return None
+            program, evidence = weighed.run, weighed.evidence
+            verdict, message = Verdict(program.status), describe_end(program)
+        elif verdict == Verdict.SE:
+            if not retried:
+                return None
+            evidence = Evidence(EvidenceKind.JURY_PROGRAM,
+                                f"the interactor's run failed in the sandbox in two interactions, "
+                                f"the submission's did not: {jury.error}")
+        return _Outcome(verdict, message, program, interaction.output, jury, evidence=evidence)
 
     def grade(self, source: str, language: Language | str, problem: Problem, *,
               all_tests: bool = False, checker: str | None = None,
@@ -339,7 +401,10 @@ class Grader:
                              wall_time_limit_ms=limits.wall_ms, time_rule=rules.time_rule,
                              memory_limit_mb=limits.memory_limit_mb, timings=timings)
         if compiled.status != "OK":
-            result.verdict = Verdict.CE if compiled.status == "CE" else Verdict.SE
+            # A compile's SE without evidence is the source's own doing: a CE.
+            proven = compiled.status == "SE" and compiled.evidence is not None
+            result.verdict = Verdict.SE if proven else Verdict.CE
+            result.exclusion_evidence = compiled.evidence if proven else None
             timings["total"] = time.perf_counter() - started
             return result
         assert compiled.artifacts is not None, "a compile that succeeded has its artifacts"
@@ -354,8 +419,8 @@ class Grader:
                 outcome = self._test(test, argv, limits, lang, checker_name, timings, keep_output,
                                      env)
             run = outcome.run
-            verdict = outcome.verdict
-            message = outcome.message
+            stands = attribute(outcome.verdict, outcome.message, outcome.evidence)
+            verdict, message = stands.verdict, stands.message
             if verdict == Verdict.RE and lang.name in PYTHON_LANGUAGES:
                 hint = missing_module_hint(python_environment, outcome.stderr_tail)
                 message = f"{message}; {hint}" if hint and message else hint or message
@@ -364,9 +429,11 @@ class Grader:
                                            message, run=run,
                                            output=_kept(outcome.output, keep_output, kept_output_limit),
                                            interactor=outcome.interactor,
-                                           stderr_tail=outcome.stderr_tail))
+                                           stderr_tail=outcome.stderr_tail,
+                                           evidence=stands.evidence))
             if verdict != Verdict.AC and result.verdict == Verdict.AC:
                 result.verdict = verdict
+                result.exclusion_evidence = stands.evidence
                 if not all_tests:
                     break
         timings["total"] = time.perf_counter() - started
@@ -381,6 +448,7 @@ class _Outcome:
     output: bytes | None
     interactor: RunResult | None = None
     stderr_tail: str = ""
+    evidence: Evidence | None = None
 
 
 def _tail(fd: int) -> str:

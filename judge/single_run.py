@@ -14,12 +14,15 @@ import errno
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge import JudgeError
 from judge.compiler import Compiler, CompileResult
+from judge.exclusion import Evidence
 from judge.languages import Language
+from judge.run_evidence import weigh_run
 from judge.sandbox import Limits, RunResult, Sandbox, box_files
 
 # The program (another uid) may rewrite the files it was given.
@@ -82,6 +85,8 @@ class ProgramOutcome:
     compile: CompileResult | None
     run: Captured | None
     language: str
+    # Why the run's SE or BUSY is the judge's failure and not the program's (judge.exclusion).
+    evidence: Evidence | None = None
 
 
 class SingleRunner:
@@ -131,10 +136,23 @@ class SingleRunner:
             argv = [f"{RUN_DIR_INSIDE}/{executable}", *argv[1:]]
         self._stage_executable(artifacts.get(executable) if executable else None, executable)
         in_box = {name: data for name, data in artifacts.items() if name != executable}
-        captured = self._run_in_box(argv, limits, stdin=stdin, files=files, fetch=fetch,
+
+        def attempt() -> Captured:
+            return self._run_in_box(argv, limits, stdin=stdin, files=files, fetch=fetch,
                                     policy=language.policy, program_files=in_box,
                                     env=dict(language.env))
-        return ProgramOutcome(compiled, captured, language.name)
+
+        def control(command: Sequence[str]) -> RunResult:
+            return self.sandbox().run(list(command), limits, policy=language.policy)
+
+        captured = attempt()
+        weighed = weigh_run(captured.run, argv, control, retried=False)
+        if weighed is None:
+            captured = attempt()
+            weighed = weigh_run(captured.run, argv, control, retried=True)
+        assert weighed is not None, "a retried run is always weighed"
+        captured.run = weighed.run
+        return ProgramOutcome(compiled, captured, language.name, weighed.evidence)
 
     def run_command(self, argv: list[str], limits: Limits, *, stdin: bytes,
                     files: dict[str, bytes], fetch: list[str], policy: str) -> Captured:

@@ -139,8 +139,9 @@ def run_command_result(run: RunResult, stdout: bytes | None, stderr: bytes | Non
         return_code = KILLED_RETURN_CODE   # as a kernel kill would show it
     text_out, out_cut = budget.text(stdout, stdout_limit)
     text_err, err_cut = budget.text(stderr, stderr_limit)
-    note = describe_refusal(run.syscall) if run.syscall else (
-        run.error if run.status in (Status.SE, Status.BUSY) else None)
+    # The sandbox's own word: the refused call, an SE's cause, or why the kernel would not
+    # execute the program (an RE, judge.run_evidence).
+    note = describe_refusal(run.syscall) if run.syscall else run.error
     if note:
         text_err += ("\n" if text_err and not text_err.endswith("\n") else "") + f"[judge: {note}]"
     return CommandRunResult(
