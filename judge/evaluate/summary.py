@@ -41,9 +41,16 @@ class EvalResult:
     def incomplete(self) -> list[str]:
         """Why not: one line for each sample left out of the metrics, `row R (problem):
         VERDICT: reason`; empty when complete."""
-        return [f"row {r['row']} ({r['problem_id']}): {r['verdict']}"
-                + (f": {' '.join(r['reason'].split())[:300]}" if r.get("reason") else "")
-                for r in self.samples if left_out(r)]
+        return [_why_left_out(r) for r in self.samples if left_out(r)]
+
+
+def _why_left_out(record: dict) -> str:
+    """`row R (problem): VERDICT: reason [evidence: kind: detail]`."""
+    reason = " ".join((record.get("reason") or "").split())[:300]
+    evidence = record.get("exclusion_evidence")
+    return (f"row {record['row']} ({record['problem_id']}): {record['verdict']}"
+            + (f": {reason}" if reason else "")
+            + (f" [evidence: {evidence['kind']}: {evidence['detail'][:300]}]" if evidence else ""))
 
 
 def left_out(record: dict) -> bool:
@@ -72,7 +79,8 @@ def _sample_record(s, stored, run_id: int | None) -> dict:
     rec.update(
         verdict=str(stored.verdict), passed=stored.verdict == Verdict.AC,
         counted=stored.verdict not in JUDGE_FAILURES, excluded=stored.verdict in JUDGE_FAILURES,
-        reason=r.get("error", ""), key=s.jk.key, code_hash=s.jk.code_hash, state=stored.state,
+        reason=r.get("error", ""), exclusion_evidence=r.get("exclusion_evidence"),
+        key=s.jk.key, code_hash=s.jk.code_hash, state=stored.state,
         from_store=stored.run_id != run_id, judged_in_run=stored.run_id,
         reruns=stored.reruns, first_verdict=stored.first_verdict,
         time_limit_ms=r.get("time_limit_ms"), wall_time_limit_ms=r.get("wall_time_limit_ms"),
@@ -326,6 +334,10 @@ def _cluster_warnings(cluster: dict) -> list[str]:
     return warnings
 
 
+# How many left-out samples the warnings name one by one (summary.json lists up to 100).
+SHOWN_EXCLUDED = 10
+
+
 def _completeness(records: list[dict]) -> dict:
     """Whether the metrics cover every row: samples the judge failed on (SE, a checker's FAIL)
     or could not take (an unknown problem, a toolchain missing here) are left out of them,
@@ -336,7 +348,8 @@ def _completeness(records: list[dict]) -> dict:
         "complete": not excluded,
         "excluded": {"count": len(excluded), "by_verdict": by_verdict,
                      "samples": [{"row": r["row"], "problem_id": r["problem_id"],
-                                  "verdict": r["verdict"], "reason": (r.get("reason") or "")[:300]}
+                                  "verdict": r["verdict"], "reason": (r.get("reason") or "")[:300],
+                                  "exclusion_evidence": r.get("exclusion_evidence")}
                                  for r in excluded[:100]]},
         "warnings": [],
     }
@@ -345,6 +358,7 @@ def _completeness(records: list[dict]) -> dict:
         info["warnings"].append(
             f"INCOMPLETE: {len(excluded)} sample(s) are left out of the metrics ({parts}): the "
             "judge could not grade them; SE samples are judged again on the next run")
+        info["warnings"] += [f"left out: {_why_left_out(r)}" for r in excluded[:SHOWN_EXCLUDED]]
     on_request = sum(1 for r in records if r.get("skipped_on_request"))
     if on_request:
         info["warnings"].append(f"{on_request} ungradable sample(s) left out (--skip-ungradable)")

@@ -11,6 +11,7 @@ from judge import JudgeError
 from judge.evaluate.generations import Generation
 from judge.evaluate.progress import DEFAULT_INTERVAL_S
 from judge.evaluate.store import JudgmentKey
+from judge.exclusion import Evidence, EvidenceKind
 from judge.problems.model import Problem
 from judge.verdicts import Verdict
 
@@ -56,7 +57,10 @@ def se_record(problem: Problem, language: str, message: str) -> dict:
     return {"verdict": Verdict.SE, "problem": problem.id, "language": language,
             "compile": {"status": "SE", "log": message, "cached": False, "time_ms": 0.0},
             "tests": [], "max_cpu_time_ms": 0.0, "max_memory_kb": 0,
-            "time_limit_ms": 0, "memory_limit_mb": problem.memory_limit_mb, "error": message}
+            "time_limit_ms": 0, "memory_limit_mb": problem.memory_limit_mb, "error": message,
+            # The judge raised instead of judging: its own failure, whatever the program was.
+            "exclusion_evidence": Evidence(EvidenceKind.JUDGE_ERROR,
+                                           message.splitlines()[0][:300]).to_dict()}
 
 
 def failure_message(exc: Exception) -> str:

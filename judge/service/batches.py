@@ -100,7 +100,8 @@ def _excluded(item: BatchItem) -> ExcludedItem:
     if result is not None:
         last = result.tests[-1].checker_message if result.tests else result.compile.log
         return ExcludedItem(index=item.index, verdict=result.verdict,
-                            reason=" ".join(last.split())[:300])
+                            reason=" ".join(last.split())[:300],
+                            exclusion_evidence=result.exclusion_evidence)
     assert item.error is not None
     return ExcludedItem(index=item.index, verdict=item.error.error, reason=item.error.message[:300])
 

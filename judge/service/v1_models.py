@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from judge.exclusion import EvidenceKind
 from judge.sandbox.result import Limits
 from judge.service.errors import ErrorResponse
 from judge.verdicts import KilledBy
@@ -72,6 +73,14 @@ class InteractorInfo(BaseModel):
     memory_kb: int
 
 
+class EvidenceInfo(BaseModel):
+    """Why a verdict of SE, FAIL or BUSY is the judge's failure and not the submission's
+    (docs/design.md §6.5): without it, the failure is the submission's own."""
+    model_config = ConfigDict(extra="forbid")
+    kind: str = Field(..., description=", ".join(EvidenceKind))
+    detail: str = Field(..., description="what was run or measured, and what it gave")
+
+
 class TestInfo(BaseModel):
     __test__ = False
     model_config = ConfigDict(extra="forbid")
@@ -90,6 +99,8 @@ class TestInfo(BaseModel):
                              "(a traceback: why it ended); the program's text, escape it")
     interactor: InteractorInfo | None = Field(default=None, description="an interactive test's "
                                               "interactor, never counted as the program's")
+    exclusion_evidence: EvidenceInfo | None = Field(default=None, description="for SE, FAIL and "
+                                                    "BUSY: why the judge, not the program, failed")
 
 
 class GradeResponse(BaseModel):
@@ -98,6 +109,9 @@ class GradeResponse(BaseModel):
     verdict: str = Field(..., description="AC, WA, PE, TLE, MLE, OLE, RE, RF, CE, FAIL, SE, BUSY")
     judge_failure: bool = Field(..., description="no verdict on the submission (SE, FAIL, BUSY): "
                                 "the judge, the jury or the machine failed it; never score it")
+    exclusion_evidence: EvidenceInfo | None = Field(default=None, description="with a judge "
+                                                    "failure: the evidence that the submission "
+                                                    "did not cause it")
     problem: str
     language: str
     compile: CompileInfo
@@ -194,6 +208,9 @@ class ExcludedItem(BaseModel):
     index: int
     verdict: str = Field(..., description="SE, FAIL, BUSY, or the error of an item that failed")
     reason: str
+    exclusion_evidence: EvidenceInfo | None = Field(default=None, description="for SE, FAIL "
+                                                    "and BUSY: why the submission did not "
+                                                    "cause it")
 
 
 class Excluded(BaseModel):
