@@ -376,6 +376,8 @@ def refuse_judge_failure(result: GradeResult, retry_after_s: int) -> None:
     else:                                                 # the run was SE or BUSY
         why = _run_status(last.run)[1]
     why = " ".join(why.split())[:500]
+    if result.exclusion_evidence is not None:
+        why += f" [evidence: {result.exclusion_evidence}]"
     if result.verdict == Verdict.FAIL:
         raise ApiError(422, "checker_failed", f"the problem's checker failed (FAIL: {why}): the "
                        "jury's fault, no verdict on the submission")
