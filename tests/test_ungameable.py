@@ -85,6 +85,43 @@ int main(int argc, char* argv[]) {
 CUSTOM_CHECKERS = {"count": COUNT_CHECKER, "points": POINTS_CHECKER}
 CUSTOM_ANSWERS = {"count": "2\n1 2", "points": "12.5"}
 
+# The doors of issue 43 (docs/design.md §6.5), each a problem with its honest program.
+# A checker whose answer file holds only the jury's value (the optimum) while the output is a
+# construction: the jury's answer is no valid output, so it cannot vouch for a FAIL.
+OPTIMUM_CHECKER = r'''
+#include "testlib.h"
+int main(int argc, char* argv[]) {
+    registerTestlibCmd(argc, argv);
+    int n = inf.readInt();
+    int best = ans.readInt();
+    int k = ouf.readInt();
+    std::vector<int> picked = ouf.readInts(k, 1, n, "picked");
+    if (k != best) quitf(_wa, "expected %d numbers, found %d", best, k);
+    quitf(_ok, "%d numbers", k);
+}
+'''
+# An interactor that takes a count from the program and reads that many numbers: -1 FAILs it.
+COUNT_INTERACTOR = r'''
+#include "testlib.h"
+#include <iostream>
+int main(int argc, char* argv[]) {
+    registerInteraction(argc, argv);
+    int n = inf.readInt();
+    std::cout << n << std::endl;
+    int k = ouf.readInt();
+    std::vector<int> picked = ouf.readInts(k, 1, n, "picked");
+    if (k != 2) quitf(_wa, "expected 2 numbers, found %d", k);
+    quitf(_ok, "%d numbers", k);
+}
+'''
+HONEST_COUNT = "n = int(input())\nprint(2)\nprint(1, 2)\n"
+# problem id: (checker, interactor, the answer file, the honest program)
+DOOR_PROBLEMS = {
+    "ug/codecontests": ("codecontests", None, "42", "print(42)\n"),
+    "ug/custom-optimum": (OPTIMUM_CHECKER, None, "2", HONEST_COUNT),
+    "ug/interactive-count": ("", COUNT_INTERACTOR, "2", HONEST_COUNT),
+}
+
 # For the family that spends time (sleeps, spins, storms, floods): one test. At 1 s the wall
 # clock is twice the limit, where a program using 40% of its CPU used to be called BUSY.
 SLOW_PROBLEM = "ug/slow"
@@ -105,6 +142,8 @@ def problem_rows() -> list[dict]:
     rows += [row(100 + i, f"ug/custom-{name}", CUSTOM_CHECKERS[name], CUSTOM_ANSWERS[name])
              for i, name in enumerate(sorted(CUSTOM_CHECKERS))]
     rows.append(row(200, SLOW_PROBLEM, "wcmp", "alpha beta", tests=1, limit_ms=SLOW_TIME_LIMIT_MS))
+    for i, (pid, (checker, interactor, answer, _)) in enumerate(sorted(DOOR_PROBLEMS.items())):
+        rows.append({**row(300 + i, pid, checker, answer), "interactor": interactor})
     return rows
 
 
@@ -114,6 +153,7 @@ NEVER_AC = {"ug/pointsinfo"}
 
 OUTPUT_PROBLEMS = ([f"ug/{name}" for name in sorted(STANDARD_ANSWERS)]
                    + [f"ug/custom-{name}" for name in sorted(CUSTOM_CHECKERS)]
+                   + ["ug/codecontests", "ug/custom-optimum"]
                    + ["pack/two-sum", "pack/guess-the-number"])
 INTERACTIVE = "pack/guess-the-number"
 
@@ -128,7 +168,9 @@ def honest_answer(problem: str) -> str:
 
 def honest_samples() -> list[dict]:
     rows = [{"problem_id": p, "language": "python", "code": f"print({honest_answer(p)!r})\n"}
-            for p in OUTPUT_PROBLEMS if p.startswith("ug/")]
+            for p in OUTPUT_PROBLEMS if p.startswith("ug/") and p not in DOOR_PROBLEMS]
+    rows += [{"problem_id": p, "language": "python", "code": honest}
+             for p, (_, _, _, honest) in sorted(DOOR_PROBLEMS.items())]
     for problem, folder in (("pack/two-sum", "two-sum"), ("pack/guess-the-number", "guess-the-number")):
         rows.append({"problem_id": problem, "language": "python",
                      "code": (PACK_SOURCES / folder / "sol.py").read_text()})
@@ -279,6 +321,54 @@ def behaviour_samples() -> list[dict]:
     return rows
 
 
+# Issue 43's doors: programs written to make their own run a judge failure (design §6.5). Each
+# must end as the failure the submission earned (`becomes`), on every path.
+@dataclass(frozen=True)
+class Door:
+    name: str
+    problem: str
+    language: str
+    code: str
+    becomes: frozenset[Verdict]
+
+
+# One line gives even a static link a PT_INTERP the kernel cannot find (execve: ENOENT). Run, it
+# would print the right answer.
+PLANTED_INTERPRETER = ('__attribute__((section(".interp"), used)) static const char '
+                       'interp[] = "/nonexistent/ld.so";\n')
+MINUS_ONE = {"python": "print(-1)\n",
+             "cpp": "#include <cstdio>\nint main() { std::printf(\"-1\\n\"); }\n",
+             "java": ('public class Main { public static void main(String[] a) { '
+                      'System.out.println(-1); } }\n')}
+# A token past Python's 4300-digit limit of int(): it crashed the codecontests comparator.
+HUGE_TOKEN = {"python": "print('4' * 5000)\n",
+              "cpp": "#include <string>\n#include <cstdio>\n"
+                     "int main() { std::puts(std::string(5000, '4').c_str()); }\n",
+              "java": ('public class Main { public static void main(String[] a) { '
+                       'System.out.println("4".repeat(5000)); } }\n')}
+
+
+def doors() -> list[Door]:
+    found = [Door("planted-interpreter.c", "ug/wcmp", "c", "#include <stdio.h>\n"
+                  + PLANTED_INTERPRETER + 'int main(void) { puts("alpha beta"); return 0; }\n',
+                  frozenset({Verdict.RE})),
+             Door("planted-interpreter.cpp", "ug/wcmp", "cpp", "#include <cstdio>\n"
+                  + PLANTED_INTERPRETER + 'int main() { std::puts("alpha beta"); }\n',
+                  frozenset({Verdict.RE}))]
+    for language in ("python", "cpp", "java"):
+        found.append(Door(f"huge-token.{language}", "ug/codecontests", language,
+                          HUGE_TOKEN[language], frozenset({Verdict.WA})))
+        for problem in ("ug/custom-optimum", "ug/interactive-count"):
+            found.append(Door(f"count-minus-one.{language}", problem, language,
+                              MINUS_ONE[language], frozenset({Verdict.WA, Verdict.PE})))
+    return found
+
+
+def door_samples() -> list[dict]:
+    return [{"problem_id": d.problem, "language": d.language, "code": d.code, "adversary": d.name}
+            for d in doors()]
+
+
 # ------------------------------------------------------------------------------ judge eval
 
 def judge_eval(tmp: Path, rows: list[dict]) -> tuple[subprocess.CompletedProcess, Path]:
@@ -301,7 +391,7 @@ def judge_eval(tmp: Path, rows: list[dict]) -> tuple[subprocess.CompletedProcess
 def evaluation(tmp_path_factory, audited_host):
     tmp = tmp_path_factory.mktemp("ungameable")
     honest = honest_samples()
-    adversaries = payload_samples() + behaviour_samples()
+    adversaries = payload_samples() + behaviour_samples() + door_samples()
     done, out = judge_eval(tmp, honest + adversaries)
     records = sorted((json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()),
                      key=lambda record: record["row"])
@@ -372,10 +462,22 @@ def test_the_behaviours_end_as_the_submission_s_own_failure(evaluation):
     assert verdicts[("writes_after_the_end.cpp", INTERACTIVE)] == Verdict.WA
 
 
+def test_the_doors_end_as_the_submission_s_own_failure(evaluation):
+    """Each door of design §6.5 ends as the failure the program earned, with no evidence."""
+    expected = {(d.name, d.problem): d.becomes for d in doors()}
+    got = {(row["adversary"], row["problem_id"]): rec for row, rec in evaluation["adversaries"]
+           if (row["adversary"], row["problem_id"]) in expected}
+    assert got.keys() == expected.keys()
+    wrong = {door: (rec["verdict"], rec.get("exclusion_evidence")) for door, rec in got.items()
+             if rec["verdict"] not in expected[door] or rec.get("exclusion_evidence")}
+    assert not wrong, wrong
+
+
 # ------------------------------------------------------------------------------ /submit
 
 def submit_request(row: dict) -> sf.SubmitRequest:
-    fence = {"python": "python", "cpp": "cpp", "java": "java"}[row["language"]]
+    fence = {"python": "python", "cpp": "cpp", "java": "java", "c": "c",
+             "haskell": "haskell"}[row["language"]]
     completion = f"```{fence}\n{row['code']}```"
     problem = row["problem_id"]
     if problem.startswith("pack/"):
@@ -392,7 +494,10 @@ def submit_request(row: dict) -> sf.SubmitRequest:
 
 @pytest.fixture(scope="module")
 def submissions(require_sandbox):
-    rows = honest_samples() + payload_samples() + behaviour_samples()
+    # SandboxFusion's provided_data carries no interactor: the dataset's interactive door is
+    # tried through judge eval, /v1/grade and judge.api.
+    rows = [row for row in honest_samples() + payload_samples() + behaviour_samples()
+            + door_samples() if not DOOR_PROBLEMS.get(row["problem_id"], (None, None))[1]]
 
     async def submit_all():
         limit = asyncio.Semaphore(4)
@@ -428,3 +533,51 @@ def test_submit_answers_every_adversary_and_accepts_none(submissions):
         if not honest and (result.accepted or verdict == Verdict.AC or verdict in JUDGE_FAILURES):
             failures.append(f"{who}: accepted={result.accepted} verdict={verdict}")
     assert not failures, f"{len(failures)} of {len(submissions)}:\n" + "\n".join(failures)
+
+
+# ------------------------------------------------------------------------------ /v1/grade, judge.api
+
+def inline_problem(problem: str) -> dict:
+    spec = next(r for r in problem_rows() if r["problem_id"] == problem)
+    return {"id": problem, "time_limit_ms": spec["time_limit_ms"],
+            "memory_limit_mb": spec["memory_limit_MB"], "checker": spec["checker"],
+            "interactor": spec.get("interactor"),
+            "tests": [{"input": t["input"], "output": t["output"]} for t in spec["test_cases"]]}
+
+
+@pytest.fixture(scope="module")
+def door_gradings(tmp_path_factory, require_sandbox):
+    """Every door, and each door problem's honest program, through /v1/grade and judge.api."""
+    from judge import api
+    dataset = tmp_path_factory.mktemp("doors") / "problems.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in problem_rows()))
+    honest = [Door("honest", p, "python", code, frozenset({Verdict.AC}))
+              for p, (_, _, _, code) in sorted(DOOR_PROBLEMS.items())]
+    tried = honest + doors()
+    with pytest.MonkeyPatch.context() as env:
+        for name, value in scaled_time_factors_env().items():
+            env.setenv(name, value)
+        with Server(slots=1) as server:
+            served = [server.post("/v1/grade", {"code": d.code, "language": d.language,
+                                                "problem": inline_problem(d.problem)})
+                      for d in tried]
+        graded = [api.grade(d.code, d.language, d.problem, dataset=str(dataset)).to_dict()
+                  for d in tried]
+    return list(zip(tried, served, graded, strict=True))
+
+
+def test_v1_grade_and_the_api_end_every_door_as_the_submission_s_failure(door_gradings):
+    wrong = []
+    for door, served, graded in door_gradings:
+        for path, answer in (("/v1/grade", served), ("judge.api.grade", graded)):
+            if path == "/v1/grade" and served.status_code != 200:
+                wrong.append(f"{door.name} on {door.problem}: {path} answered "
+                             f"{served.status_code} {served.text[:200]}")
+                continue
+            result = answer.json() if path == "/v1/grade" else answer
+            if (result["verdict"] not in door.becomes or result["judge_failure"]
+                    or result["exclusion_evidence"] is not None):
+                wrong.append(f"{door.name} on {door.problem}: {path} gave {result['verdict']} "
+                             f"(judge_failure {result['judge_failure']}, evidence "
+                             f"{result['exclusion_evidence']})")
+    assert not wrong, "\n".join(wrong)
