@@ -19,10 +19,12 @@ from pathlib import Path
 
 from judge import __version__, compile_cache, config
 from judge.cache import judge_cache_dir
-from judge.exclusion import Evidence
+from judge.compile_control import control_source
+from judge.exclusion import Evidence, EvidenceKind
 from judge.languages import Language
 from judge.languages.runtime import DEBIAN_MANIFEST, NODE_MANIFEST
 from judge.sandbox import Limits, RunResult, Sandbox, box_files
+from judge.sandbox.result import CANNOT_EXECUTE
 from judge.sandbox.slot import supervisor_path
 from judge.sandbox.slots import COMMAND
 from judge.sandbox.verdict import describe_end
@@ -211,6 +213,12 @@ def _ran_out_of_room(run: RunResult, log: str, box_fd: int) -> bool:
             or any(message in log for message in OUT_OF_ROOM_MESSAGES))
 
 
+def _ending(run: RunResult, log: str) -> str:
+    """How a compile that was not OK ended, in a few words: its status and why."""
+    how = describe_end(run) or (log.strip().splitlines() or [""])[-1][:200]
+    return f"{run.status}: {how}" if how else str(run.status)
+
+
 class Compiler:
     """Builds submissions in a sandbox slot whose /box is a tmpfs the size of the artifact limit
     ($JUDGE_ARTIFACT_LIMIT_MB): the kernel bounds what one compile can write, in bytes and in
@@ -371,8 +379,10 @@ class Compiler:
         logger.debug("%s compile %s: %s in %.0f ms", language.name, key[:12], result.status, result.time_ms)
         return result
 
-    def _build(self, source: str, language: Language, entry: Path, binds: tuple,
-               time_limit_ms: int | None = None) -> CompileResult:
+    def _command(self, source: str, language: Language,
+                 binds: tuple) -> tuple[list[str] | None, tuple]:
+        """The compile's argv for `source` and the binds it reads (with the precompiled headers
+        or javac's archive, when there are)."""
         argv = language.compile_argv(source)
         pch = self.precompiled_header(language) if argv else None
         if pch is not None and argv is not None:
@@ -382,6 +392,24 @@ class Compiler:
         if archive is not None and argv is not None:
             argv = [argv[0], f"-J-XX:SharedArchiveFile={PCH_INSIDE}/{JAVAC_ARCHIVE}", *argv[1:]]
             binds = (*binds, (str(archive), PCH_INSIDE))
+        return argv, binds
+
+    @staticmethod
+    def _run(sandbox: Sandbox, argv: list[str], limits: Limits,
+             language: Language) -> tuple[RunResult, str]:
+        """One compile in `sandbox`, its messages (truncated) with it."""
+        with tempfile.TemporaryFile() as output:
+            run = sandbox.run(argv, limits, stdout=output, stderr=output, env=dict(language.env))
+            output.seek(0)
+            return run, output.read(LOG_LIMIT).decode(errors="replace")
+
+    def _build(self, source: str, language: Language, entry: Path, binds: tuple,
+               time_limit_ms: int | None = None, retried: bool = False) -> CompileResult:
+        """Compiles `source`; a compile the sandbox stopped is CE (the source's doing) unless
+        the evidence says it is the judge's (SE): the host's compiler cannot be executed, or
+        the language's control program fails in the same sandbox with the same limits."""
+        given = binds
+        argv, binds = self._command(source, language, binds)
         sandbox = self._sandbox(language.compile_policy, binds)
         box = sandbox.empty_box()
         started = time.perf_counter()
@@ -396,29 +424,58 @@ class Compiler:
         if argv is None:
             status = "OK"
         else:
-            with tempfile.TemporaryFile() as output:
-                run = sandbox.run(argv, limits, stdout=output, stderr=output,
-                                  env=dict(language.env))
-                output.seek(0)
-                log = output.read(LOG_LIMIT).decode(errors="replace")
-            if run.status in (Status.SE, Status.RF, Status.BUSY):
-                # The toolchain itself was stopped by the sandbox, or starved by a busy machine:
-                # a judge failure, never a CE kept in the cache for good.
-                detail = (describe_end(run) if run.status == Status.BUSY else
-                          run.error or f"the compiler made a refused syscall: {run.syscall}")
-                logger.warning("%s compile failed in the sandbox: %s (run %s)", language.name, detail, run)
-                return CompileResult("SE", detail, None, False, (time.perf_counter() - started) * 1e3)
-            if run.status != "OK":
-                if _ran_out_of_room(run, log, box):
+            run, log = self._run(sandbox, argv, limits, language)
+            elapsed = (time.perf_counter() - started) * 1e3
+            if run.status == Status.BUSY:
+                # Starved of CPU by a busy machine: a judge failure, never a CE kept in the
+                # cache for good.
+                detail = describe_end(run)
+                logger.warning("%s compile starved of CPU: %s (run %s)", language.name, detail, run)
+                return CompileResult("SE", detail, None, False, elapsed)
+            error = run.error or ""
+            if run.status == Status.SE and error.startswith(CANNOT_EXECUTE):
+                # The host's compiler (never anything the source built) cannot run: a host
+                # without its toolchain.
+                logger.warning("%s compile: %s", language.name, error)
+                return CompileResult("SE", error, None, False, elapsed, Evidence(
+                    EvidenceKind.TOOLCHAIN, f"the host's {argv[0]} could not be executed: {error}"))
+            out_of_room = (run.status not in (Status.SE, Status.RF)
+                           and _ran_out_of_room(run, log, box))
+            if run.status == Status.RE and not out_of_room:
+                status = "CE"               # the compiler's own answer: the source does not build
+            elif run.status == Status.TLE and limits != compile_limits(self.artifact_limit_mb):
+                # Stopped by a caller's shorter limit (as SandboxFusion's compile_timeout stops
+                # it): the judge's own would compile it, so the cache must not answer CE for it
+                # to the next caller.
+                log += f"\n[compilation stopped: {run.status}, {run.killed_by or ''}]"
+                return CompileResult("CE", log, None, False, elapsed)
+            elif run.status != Status.OK:
+                # Stopped by the sandbox: the source's doing, unless a known-good program is
+                # stopped too.
+                evidence = self._control(language, given, sandbox, limits, run)
+                if evidence is not None:
+                    detail = run.error or describe_end(run) or str(run.status)
+                    logger.warning("%s compile stopped (%s) and so was its control: %s",
+                                   language.name, detail, evidence)
+                    return CompileResult("SE", f"{detail}\n[judge: {evidence}]", None, False,
+                                         elapsed, evidence)
+                if run.status == Status.SE:
+                    # The sandbox failed on this source while a control compile went through:
+                    # compiled once more; a second SE is the source's doing, never cached.
+                    if not retried:
+                        return self._build(source, language, entry, given, time_limit_ms,
+                                           retried=True)
+                    log += (f"\n[compilation stopped: the sandbox failed on this source twice, "
+                            f"and compiled a known-good program in between: {error}]")
+                    return CompileResult("CE", log, None, False, elapsed)
+                if out_of_room:
                     return self._out_of_room("the compiler wrote more than", started, log)
                 status = "CE"
-                if run.status != Status.RE:
+                if run.status == Status.RF:
+                    log += (f"\n[compilation stopped: the compiler made a refused system call: "
+                            f"{run.syscall}]")
+                else:
                     log += f"\n[compilation stopped: {run.status}, {run.killed_by or ''}]"
-                if run.status == Status.TLE and limits != compile_limits(self.artifact_limit_mb):
-                    # Stopped by a caller's shorter limit: the judge's own would compile it, so
-                    # the cache must not answer CE for it to the next caller.
-                    return CompileResult(status, log, None, False,
-                                         (time.perf_counter() - started) * 1e3)
             else:
                 status = "OK"
         elapsed = (time.perf_counter() - started) * 1e3
@@ -435,6 +492,29 @@ class Compiler:
         compile_cache.publish_entry(self.cache, staging, entry, self.cache_cap_mb << 20)
         return CompileResult(status, log, entry / "artifacts" if status == "OK" else None,
                              False, elapsed)
+
+    def _control(self, language: Language, binds: tuple, sandbox: Sandbox,
+                 limits: Limits, stopped: RunResult) -> Evidence | None:
+        """Compiles the language's known-good program (judge.compile_control) in `sandbox`
+        with `limits`, as the `stopped` compile was; the evidence that the stop is
+        the judge's when the control does not compile either, else None (also when the
+        language has no control program: nothing shows the stop is not the source's)."""
+        control = control_source(language)
+        if control is None:
+            return None
+        argv, control_binds = self._command(control, language, binds)
+        assert argv is not None, "a stopped compile has a compile command"
+        assert self._sandbox(language.compile_policy, control_binds) is sandbox, \
+            "the control compiles in the stopped compile's own sandbox"
+        box = sandbox.empty_box()
+        box_files.write_file(box, [language.file_name(control)], control.encode())
+        run, log = self._run(sandbox, argv, limits, language)
+        if run.status == Status.OK:
+            return None
+        return Evidence(EvidenceKind.CONTROL_RUN,
+                        f"the {language.name} control program, compiled in the same sandbox "
+                        f"with the same limits, failed too ({_ending(run, log)}); the source's "
+                        f"compile: {_ending(stopped, '')}")
 
     def _out_of_room(self, what: str, started: float, log: str = "") -> CompileResult:
         limit = self.artifact_limit_mb

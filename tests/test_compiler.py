@@ -1,6 +1,9 @@
 """The compiler's bounds on what one compile may write ($JUDGE_ARTIFACT_LIMIT_MB, set small
 here): no file past the limit, no more than the limit in the build box (bytes and files), and a
-compile stopped by them is a CE that says why and leaves nothing in the cache."""
+compile stopped by them is a CE that says why and leaves nothing in the cache. A compile the
+sandbox stops (a refused call, its time, its memory) is the source's CE unless the language's
+control program is stopped too, or the host's compiler cannot be executed: then SE, with that
+evidence (docs/design.md §5.2)."""
 from __future__ import annotations
 
 import dataclasses
@@ -8,8 +11,11 @@ import dataclasses
 import pytest
 
 from conftest import next_slot
+from judge import compiler as compiler_module
+from judge.compile_control import CONTROL_SOURCES, control_source
 from judge.compiler import Compiler
-from judge.languages import get_language
+from judge.exclusion import EvidenceKind
+from judge.languages import LANGUAGES, Flavour, get_language
 
 pytestmark = pytest.mark.sandbox
 
@@ -102,3 +108,130 @@ def test_javac_with_its_class_data_archive_writes_the_same_classes(require_sandb
             (slow.artifacts / "Main.class").read_bytes()
         fast, slow = compiler.compile(broken, java), compiler.compile(broken, without)
         assert fast.status == slow.status == "CE" and fast.log == slow.log
+
+
+# -- a compile the sandbox stopped: the source's CE, unless the evidence says the judge's -----
+
+@pytest.fixture
+def full_compiler(require_sandbox, tmp_path, configure):
+    """The judge's own artifact limit (a Haskell build's objects need more than LIMIT_MB)."""
+    configure(precompiled_headers=False)
+    with Compiler(slot=next_slot(), cache=tmp_path / "compile") as built:
+        yield built
+
+
+# A Template Haskell splice runs code inside GHC at compile time: this one starts a program that
+# opens an Internet socket, which the compile sandbox refuses.
+SOCKET_SPLICE = """\
+{-# LANGUAGE TemplateHaskell #-}
+import Language.Haskell.TH
+import System.Process (readProcess)
+
+main :: IO ()
+main = putStrLn $(runIO (readProcess "python3" ["-c", "import socket; socket.socket()"] "") >>= stringE)
+"""
+
+
+def test_a_splice_that_makes_a_refused_call_is_ce_and_cached(full_compiler):
+    """Issue 43, finding 3: the refused call was the compile's SE, a judge failure any Haskell
+    submission could choose. GHC compiles a hello world in the same sandbox, so the stop is the
+    source's: a CE that says why, deterministic, and cached like any CE."""
+    haskell = get_language("haskell")
+    if not haskell.available:
+        pytest.skip("ghc is not installed")
+    result = full_compiler.compile(SOCKET_SPLICE, haskell)
+    assert result.status == "CE", result
+    assert "[compilation stopped: the compiler made a refused system call: socket]" in result.log
+    assert result.evidence is None and result.artifacts is None
+    assert len(cached_results(full_compiler)) == 1
+    again = full_compiler.compile(SOCKET_SPLICE, haskell)
+    assert again.cached and again.status == "CE" and again.log == result.log
+
+
+# cc1plus reads a character device to its end, holding it all: the memory limit stops it.
+INCLUDES_DEV_ZERO = '#include "/dev/zero"\nint main() {}\n'
+# Constant evaluation within every g++ limit (each loop under -fconstexpr-loop-limit, the whole
+# under -fconstexpr-ops-limit) that takes minutes: the CPU limit stops it.
+CONSTEXPR_SPIN = """\
+constexpr long spin() {
+    long s = 0;
+    for (long i = 0; i < 200000; ++i)
+        for (long j = 0; j < 200000; ++j) s += i ^ j;
+    return s;
+}
+constexpr long value = spin();
+int main() { return value & 1; }
+"""
+
+
+@pytest.mark.parametrize("source, stop", [(INCLUDES_DEV_ZERO, "MLE"), (CONSTEXPR_SPIN, "TLE")],
+                         ids=["include-dev-zero", "constexpr-spin"])
+def test_a_cpp_compile_stopped_by_its_limits_is_ce(full_compiler, configure, monkeypatch,
+                                                   source, stop):
+    """The compile's memory (lowered here from 2 GB, to spare the machine) and CPU limit (3 s
+    here) stop g++, and a C++ hello world compiles within them: the source's CE, cached."""
+    configure(precompiled_headers=False, compile_time_limit_ms=3000)
+    judges_own = compiler_module.compile_limits
+
+    def lower_memory(*args, **kwargs):
+        return dataclasses.replace(judges_own(*args, **kwargs), memory_limit_mb=512)
+
+    monkeypatch.setattr(compiler_module, "compile_limits", lower_memory)
+    result = full_compiler.compile(source, get_language("cpp"))
+    assert result.status == "CE" and f"[compilation stopped: {stop}" in result.log, result
+    assert result.evidence is None and len(cached_results(full_compiler)) == 1
+
+
+def test_a_missing_compiler_is_se_with_the_toolchain_as_evidence(full_compiler):
+    """The host's compiler cannot be executed: no source could build, the judge's failure."""
+    cpp = get_language("cpp")
+    assert cpp.compile is not None
+    missing = dataclasses.replace(cpp, name="cpp-missing", compile=("no-such-g++", *cpp.compile[1:]))
+    result = full_compiler.compile("int main() { return 0; }\n", missing)
+    assert result.status == "SE" and "cannot execute no-such-g++" in result.log, result
+    assert result.evidence is not None and result.evidence.kind == EvidenceKind.TOOLCHAIN
+    assert cached_results(full_compiler) == []
+
+
+def test_a_stop_the_control_program_shares_is_se_with_the_control_as_evidence(full_compiler):
+    """A compile policy the toolchain itself breaks (the linker's chmod refused under the run
+    policy): every program is stopped, the control too, so the stop is the judge's SE, with the
+    control's result as its evidence, and not cached."""
+    strict = dataclasses.replace(get_language("cpp"), name="cpp-strict", compile_policy="native")
+    result = full_compiler.compile("int main() { return 0; }\n", strict)
+    assert result.status == "SE" and result.evidence is not None, result
+    assert result.evidence.kind == EvidenceKind.CONTROL_RUN
+    assert "control program" in result.evidence.detail and "RF" in result.evidence.detail
+    assert cached_results(full_compiler) == []
+
+
+def _compiled_languages() -> list[tuple[str, Flavour]]:
+    cases = []
+    for name, language in LANGUAGES.items():
+        if language.compile is None:
+            continue
+        cases.append((name, Flavour.CODEFORCES))
+        if "compile" in language.sandboxfusion:
+            cases.append((name, Flavour.SANDBOXFUSION))
+    return cases
+
+
+def test_every_compiled_language_has_a_control_program():
+    for name, flavour in _compiled_languages():
+        assert control_source(get_language(name, flavour)) is not None, name
+    assert set(CONTROL_SOURCES) <= set(LANGUAGES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, flavour", _compiled_languages(),
+                         ids=[f"{n}-{f.name.lower()}" for n, f in _compiled_languages()])
+def test_each_control_program_compiles(full_compiler, name, flavour):
+    """A control that did not compile would turn every stopped compile of its language into
+    an SE."""
+    language = get_language(name, flavour)
+    if not language.available:
+        pytest.skip(f"{name}: toolchain not installed")
+    source = control_source(language)
+    assert source is not None
+    result = full_compiler.compile(source, language)
+    assert result.status == "OK", result.log
