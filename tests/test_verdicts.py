@@ -8,8 +8,9 @@ import signal
 
 import pytest
 
+from judge.exclusion import Evidence, EvidenceKind
 from judge.sandbox.result import Limits
-from judge.sandbox.verdict import classify
+from judge.sandbox.verdict import busy_evidence, classify
 from judge.verdicts import CHECKER_EXIT_VERDICTS, KilledBy, Status, Verdict
 
 LIMITS = Limits(time_limit_ms=1000, memory_limit_mb=64, wall_time_limit_ms=2000)
@@ -60,6 +61,29 @@ def test_classify(figures, status, killed_by):
                       syscall=None, sources={}, **raw)
     assert (result.status, result.killed_by) == (status, killed_by)
     assert result.exit_code == (None if raw["signal"] else raw["exit_code"])
+
+
+STARVED = {"killed_by": "wall-timer", "wall_ns": 2_000_000_000, "cpu_ns": 400_000_000,
+           "waiting_ns": 1_500_000_000}
+
+
+@pytest.mark.parametrize("figures, clock, evidence", [
+    (STARVED, "nohz-idle", Evidence(EvidenceKind.CPU_CLOCK, "1500 ms of 2000 ms went to work "
+                                    "outside the run, on nohz-idle")),
+    (STARVED, "cpuidle", Evidence(EvidenceKind.CPU_CLOCK, "1500 ms of 2000 ms went to work "
+                                  "outside the run, on cpuidle")),
+    # Measured on no exact clock (only tick-sampled figures), or not said: no evidence, and the
+    # run is the TLE its wall clock says (judge.run_evidence.weigh_busy).
+    (STARVED, "none", None),
+    (STARVED, None, None),
+    # Not BUSY: nothing to prove.
+    ({**STARVED, "waiting_ns": 0}, "nohz-idle", None),
+])
+def test_busy_evidence_needs_an_exact_clock(figures, clock, evidence):
+    sources = {"cpu": "cgroup-v2", "memory": "cgroup-v2"} | ({"busy": clock} if clock else {})
+    run = classify(limits=LIMITS, setup_ns=0, output_bytes=0, undelivered_bytes=0, syscall=None,
+                   sources=sources, **{**CALM, **figures})
+    assert busy_evidence(run) == evidence, run
 
 
 def test_unknown_cause_from_the_supervisor_is_refused():

@@ -3,9 +3,14 @@ from __future__ import annotations
 
 import signal as signals
 
+from judge.exclusion import Evidence, EvidenceKind
 from judge.sandbox.policy import describe_refusal
 from judge.sandbox.result import Limits, RunResult
 from judge.verdicts import KilledBy, Status
+
+# sources["busy"] of a run whose outside work could not be measured on an exact clock (the host
+# offers only tick-sampled figures, or a read failed): no such run is BUSY (native/starvation.c).
+NO_BUSY_CLOCK = "none"
 
 
 def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_ns: int,
@@ -60,6 +65,19 @@ def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_
         error=error,
         setup_cpu_ms=round(setup_ns / 1e6, 3),
     )
+
+
+def busy_evidence(run: RunResult) -> Evidence | None:
+    """The evidence that a BUSY run was starved by work outside it: its CPU's busy time and the
+    run's own CPU time measured on one exact clock (sources["busy"]). None for any other run,
+    and for a BUSY figure no exact clock stands behind: that run is the TLE its wall clock says
+    (judge.exclusion)."""
+    clock = run.sources.get("busy")
+    if run.status != Status.BUSY or not clock or clock == NO_BUSY_CLOCK:
+        return None
+    return Evidence(EvidenceKind.CPU_CLOCK,
+                    f"{run.waiting_ms:.0f} ms of {run.wall_time_ms:.0f} ms went to work outside "
+                    f"the run, on {clock}")
 
 
 def describe_end(run: RunResult) -> str:
