@@ -183,6 +183,7 @@ def cache_key(source: bytes, language: Language) -> str:
                  json.dumps(language.compile).encode(),
                  json.dumps([headers, language.header_flags]).encode(),
                  json.dumps(language.run).encode(), json.dumps(sorted(language.env.items())).encode(),
+                 json.dumps(sorted(language.support_files.items())).encode(),
                  language.toolchain_version.encode(), host_state(),
                  __version__.encode()):
         h.update(len(part).to_bytes(8, "little"))
@@ -415,6 +416,8 @@ class Compiler:
         started = time.perf_counter()
         try:
             box_files.write_file(box, [language.file_name(source)], source.encode())
+            for name, text in language.support_files.items():
+                box_files.write_file(box, [name], text.encode())
         except OSError as exc:
             if exc.errno != errno.ENOSPC:
                 raise

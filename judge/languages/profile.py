@@ -74,6 +74,10 @@ class Language:
     script: bool = False
     # Turns the code as sent into the source file (PHP's opening tag); None: as sent.
     prepare: Callable[[str], str] | None = field(default=None, compare=False)
+    # Files the judge writes beside the source before the build (name: text), part of the
+    # compile's cache key; the artifacts patterns say which of them the run gets (C#'s
+    # configuration file in the compatible profile).
+    support_files: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
     # What SandboxFusion's runner does differently (fields of this record); its policy is
     # always the general one.
     sandboxfusion: Mapping[str, object] = field(default_factory=dict, compare=False,
