@@ -30,6 +30,21 @@ def test_every_alias_names_one_language_and_every_policy_exists():
         assert get_language(language.name, Flavour.SANDBOXFUSION).policy == "general"
 
 
+def test_csharp_asserts_count_in_the_compatible_profile_only():
+    """SandboxFusion's `dotnet run` is a Debug build, where a failed Debug.Assert ends the
+    program; Codeforces compiles without DEBUG, where Debug.Assert is compiled out. The listener
+    that ends the program is appended, so the program's lines keep their numbers."""
+    strict = get_language("csharp", Flavour.CODEFORCES)
+    compatible = get_language("csharp", Flavour.SANDBOXFUSION)
+    assert "-d:DEBUG" not in strict.compile and not strict.support_files
+    assert {"-d:DEBUG", "-d:TRACE"} <= set(compatible.compile)
+    assert "code.exe.config" in compatible.support_files
+    assert "code.exe.config" in compatible.artifacts
+    program = "using System.Diagnostics;\nclass P { static void Main() { Debug.Assert(false); } }"
+    assert compatible.source_text(program).splitlines()[1:3] == program.splitlines()
+    assert strict.source_text(program) == program
+
+
 def _make_list(name: str) -> set[str]:
     text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
     found = re.search(rf"^{name}\s*=(.*)$", text, re.M)

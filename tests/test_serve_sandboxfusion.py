@@ -656,6 +656,66 @@ def test_sandboxfusions_test_runners_pass_and_fail(server, language):
         assert result.status == expected, (language, value, result)
 
 
+# MultiPL-E's C# as SandboxFusion's dataset assembles it: the prompt's usings, the completion,
+# and a Main of Debug.Asserts ({body} is Main's body, {add} the completion's constant).
+MULTIPLE_CSHARP = """using System;
+using System.Numerics;
+using System.Diagnostics;
+using System.Collections.Generic;
+using System.Linq;
+using System.Text;
+using System.Security.Cryptography;
+class Problem {{
+    // >>> AddOne((1L))
+    // (2L)
+    public static long AddOne(long x) {{
+        return x + {add};
+    }}
+    public static void Main(string[] args) {{
+{body}
+    }}
+
+}}
+"""
+CSHARP_ASSERTS = ("    Debug.Assert(AddOne((1L)) == (2L));\n"
+                  "    Debug.Assert(AddOne((41L)) == (42L));")
+
+
+def test_csharp_debug_assert_decides_the_run_as_in_a_debug_build(server):
+    """SandboxFusion's `dotnet run` builds C# in Debug, where a failed Debug.Assert ends the
+    program (FailFast, exit 134 through `dotnet run`): MultiPL-E's C# tests are those asserts,
+    so a wrong completion is Failed, and a right one Success."""
+    right = run_in("csharp", MULTIPLE_CSHARP.format(add=1, body=CSHARP_ASSERTS))
+    assert right.status == sf.RunStatus.Success, right
+    wrong = run_in("csharp", MULTIPLE_CSHARP.format(add=2, body=CSHARP_ASSERTS))
+    assert wrong.status == sf.RunStatus.Failed, wrong
+    assert wrong.run_result.return_code == 134, wrong
+    assert "Assertion failed" in wrong.run_result.stderr, wrong
+    # Trace.Assert too (a .NET project defines TRACE in Debug and Release), with its message,
+    # after what the program printed before it.
+    traced = run_in("csharp", MULTIPLE_CSHARP.format(
+        add=2, body='    Console.WriteLine("before");\n'
+                    '    Trace.Assert(AddOne(1L) == 2L, "AddOne(1) is not 2");'))
+    assert traced.status == sf.RunStatus.Failed, traced
+    assert traced.run_result.stdout == "before\n", traced
+    assert "AddOne(1) is not 2" in traced.run_result.stderr, traced
+
+
+def test_csharp_failed_assert_cannot_be_caught_but_listeners_can_be_removed(server):
+    """.NET's failed assert is not an exception: a catch does not stop it, nor does an exit
+    hook. A program that removes the trace listeners silences its asserts under .NET as well
+    (Debug.Assert then reaches no listener), so it passes here too, as it would on SandboxFusion."""
+    caught = ('    try { Debug.Assert(AddOne(1L) == 2L); } catch { Console.WriteLine("caught"); }\n'
+              '    AppDomain.CurrentDomain.ProcessExit += (s, e) => Environment.ExitCode = 0;\n'
+              '    Debug.Assert(AddOne(41L) == 42L);')
+    result = run_in("csharp", MULTIPLE_CSHARP.format(add=2, body=caught))
+    assert result.status == sf.RunStatus.Failed, result
+    assert "caught" not in result.run_result.stdout, result
+    cleared = "    Trace.Listeners.Clear();\n" + CSHARP_ASSERTS
+    result = run_in("csharp", MULTIPLE_CSHARP.format(add=2, body=cleared))
+    assert result.status == sf.RunStatus.Success, result
+
+
 # -- every SandboxFusion language: reads stdin, fails an assertion, runs past run_timeout ------
 # (SandboxFusion's runner tests check these three behaviours per language; these are the
 # judge's own programs for them.)

@@ -8,6 +8,7 @@ import json
 import platform
 import sys
 
+from judge.languages.compatible import CSHARP_CONFIG, with_assert_listener
 from judge.languages.entry import java_class_name, scala_object_name
 from judge.languages.profile import Family, Flavour, Language
 from judge.languages.python_env import COMPATIBLE_ENVIRONMENT
@@ -105,6 +106,13 @@ def add_implicit_usings(source: str) -> str:
     usings = " ".join(f"using {namespace};" for namespace in IMPLICIT_USINGS) + "\n"
     return "".join(lines[:head]) + usings + "".join(lines[head:])
 
+
+def as_dotnet_debug_build(source: str) -> str:
+    """C# as SandboxFusion's `dotnet run` builds it: the implicit usings, and the listener that
+    makes a failed Debug.Assert end the program (judge/languages/compatible.py)."""
+    return with_assert_listener(add_implicit_usings(source))
+
+
 # SandboxFusion's jest runner: jest and babel from npm (judge/languages/node/package-lock.json),
 # which `make setup` installs here; a TypeScript or JavaScript test file, transformed by babel
 # as SandboxFusion's babel.config.js says.
@@ -200,7 +208,14 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
              ("mono", "code.exe"), "mono", compile_policy="mono", time_factor=2.0,
              artifacts=("code.exe",), version_command=("mcs", "--version"),
              packages=("mono-mcs", "mono-runtime"),
-             sandboxfusion={"prepare": add_implicit_usings}),
+             # SandboxFusion's `dotnet run` is a Debug build: DEBUG and TRACE defined, and a
+             # failed Debug.Assert (MultiPL-E's C# tests) ends the program. Codeforces compiles
+             # without DEBUG, so the strict profile keeps Debug.Assert compiled out.
+             sandboxfusion={"prepare": as_dotnet_debug_build,
+                            "compile": ("mcs", "-o+", "-d:ONLINE_JUDGE", "-d:DEBUG", "-d:TRACE",
+                                        "-r:System.Numerics.dll", "-out:code.exe", "code.cs"),
+                            "support_files": {"code.exe.config": CSHARP_CONFIG},
+                            "artifacts": ("code.exe", "code.exe.config")}),
     Language("rust", Family.NATIVE, ("rs", "rust2021"), (".rs",), "code.rs",
              ("rustc", "--edition=2021", "-O", "--cfg", "ONLINE_JUDGE", "-o", "code.exe",
               "code.rs"),
