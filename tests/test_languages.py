@@ -45,6 +45,24 @@ def test_csharp_asserts_count_in_the_compatible_profile_only():
     assert strict.source_text(program) == program
 
 
+def test_go_test_gets_go_tests_summary_without_moving_a_line():
+    """The TestMain that prints `ok`/`FAIL` as go test does: imports on the package clause's
+    line (after comments and a byte-order mark), the function after the file; none when the
+    file has a TestMain of its own."""
+    go_test = get_language("go_test", Flavour.SANDBOXFUSION)
+    for head in ("", "\ufeff", "// Package x.\n/* package y\n*/\n"):
+        source = head + 'package x_test\n\nimport "testing"\n\nfunc TestA(t *testing.T) {}\n'
+        prepared = go_test.source_text(source)
+        lines, got, clause = source.splitlines(), prepared.splitlines(), head.count("\n")
+        assert got[:clause] == lines[:clause], prepared
+        assert got[clause].startswith(lines[clause] + "; import ("), prepared
+        assert got[clause + 1:len(lines)] == lines[clause + 1:], prepared
+        assert prepared.count("func TestMain(") == 1
+    own = 'package x\n\nimport "testing"\n\nfunc TestMain(m *testing.M) { m.Run() }\n'
+    assert go_test.source_text(own) == own
+    assert go_test.run[1:] == ("-test.paniconexit0",)
+
+
 def _make_list(name: str) -> set[str]:
     text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
     found = re.search(rf"^{name}\s*=(.*)$", text, re.M)

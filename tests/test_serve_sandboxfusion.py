@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import re
 import secrets
 import shutil
 import socket
@@ -714,6 +715,39 @@ def test_csharp_failed_assert_cannot_be_caught_but_listeners_can_be_removed(serv
     cleared = "    Trace.Listeners.Clear();\n" + CSHARP_ASSERTS
     result = run_in("csharp", MULTIPLE_CSHARP.format(add=2, body=cleared))
     assert result.status == sf.RunStatus.Success, result
+
+
+GO_SUMMARY = r"ok  \tcommand-line-arguments\t\d+\.\d{3}s"
+
+
+def test_go_test_prints_go_tests_summary(server):
+    """SandboxFusion runs `go test file_test.go`, whose last line is `ok  <package> <time>` when
+    the tests pass (its own runner test looks for "ok"), and `FAIL <package> <time>` then `FAIL`,
+    with exit status 1, when they do not. MultiPL-E's Go is a package of its own (`x_test`)."""
+    template = ('package add_test\n\nimport (\n\t"testing"\n\t"github.com/stretchr/testify/assert"'
+                '\n)\n\nfunc TestAdd(t *testing.T) {{\n\tassert.Equal(t, {}, 1+2)\n}}\n')
+    passed = run_in("go_test", template.format(3))
+    assert passed.status == sf.RunStatus.Success, passed
+    assert re.fullmatch(GO_SUMMARY, passed.run_result.stdout.splitlines()[-1]), passed
+    failed = run_in("go_test", template.format(4))
+    assert failed.status == sf.RunStatus.Failed, failed
+    assert failed.run_result.return_code == 1, failed
+    lines = failed.run_result.stdout.splitlines()
+    assert "Not equal" in failed.run_result.stdout, failed
+    assert re.fullmatch(GO_SUMMARY.replace("ok  ", "FAIL"), lines[-2]) and lines[-1] == "FAIL", \
+        failed
+    assert not any(re.fullmatch(GO_SUMMARY, line) for line in lines), failed
+
+
+def test_go_test_keeps_its_own_test_main(server):
+    """A file with its own TestMain keeps it (a second one would not compile): the summary line
+    is then the test binary's own output, as `go test` would leave it before its summary."""
+    code = ('package main\n\nimport (\n\t"os"\n\t"testing"\n)\n\n'
+            'func TestMain(m *testing.M) { println("own main"); os.Exit(m.Run()) }\n\n'
+            'func TestOne(t *testing.T) {}\n')
+    result = run_in("go_test", code)
+    assert result.status == sf.RunStatus.Success, result
+    assert "own main" in result.run_result.stderr + result.run_result.stdout, result
 
 
 # -- every SandboxFusion language: reads stdin, fails an assertion, runs past run_timeout ------

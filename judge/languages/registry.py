@@ -8,7 +8,7 @@ import json
 import platform
 import sys
 
-from judge.languages.compatible import CSHARP_CONFIG, with_assert_listener
+from judge.languages.compatible import CSHARP_CONFIG, with_assert_listener, with_go_test_summary
 from judge.languages.entry import java_class_name, scala_object_name
 from judge.languages.profile import Family, Flavour, Language
 from judge.languages.python_env import COMPATIBLE_ENVIRONMENT
@@ -227,9 +227,11 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in (
              ("./code.exe",), "go", artifacts=("code.exe",),
              version_command=("go", "version"), packages=("golang-go",)),
     # `go test` builds the test binary and runs it from /tmp, where nothing may be executed:
-    # the binary is built as the compile step instead (`go test -c`), then run.
+    # the binary is built as the compile step instead (`go test -c`), then run with the flag
+    # go test gives it, and a TestMain that prints go test's summary line.
     Language("go_test", Family.NATIVE, (), (), "code_test.go",
-             ("go", "test", "-c", "-o", "code.exe", "code_test.go"), ("./code.exe",), "go",
+             ("go", "test", "-c", "-o", "code.exe", "code_test.go"),
+             ("./code.exe", "-test.paniconexit0"), "go", prepare=with_go_test_summary,
              artifacts=("code.exe",), version_command=("go", "version"), packages=("golang-go",),
              env=GO_TEST_ENV, sandboxfusion={"libraries": (TESTIFY,)}, sandboxfusion_only=True),
     _script("javascript", ("js", "node", "nodejs"), ".js", ("node",),
