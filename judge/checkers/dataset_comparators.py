@@ -1,7 +1,9 @@
 """Dataset comparators: the benchmarks' own output comparisons, as selectable checkers.
 
 Each checker is ``f(input: bytes, output: bytes, answer: bytes) -> (verdict, message)`` with
-verdict "OK" or "WA". They reproduce the published evaluation code's behaviour:
+verdict "OK" or "WA". Each is total: it runs in the judge's own process on bytes the submission
+chose, so any output whatever gets a word, never an exception (docs/design.md §5.5). They
+reproduce the published evaluation code's behaviour:
 
 ``lcb`` -- LiveCodeBench ``testing_util.grade_stdio``:
     both texts are stripped and split on "\\n", every line stripped; the line counts must match;
@@ -14,7 +16,9 @@ verdict "OK" or "WA". They reproduce the published evaluation code's behaviour:
     the answer is a JSON value; the program's output is the typed encoding the functional
     harness printed for the returned value (judge/harness/functional.py), decoded back into Python values
     and compared with ``==``: 1 == 1.0 == True, but a nested tuple is not a list and ``{1: 2}``
-    is not ``{"1": 2}``, as in LiveCodeBench.
+    is not ``{"1": 2}``, as in LiveCodeBench. Integers are exact at any size (LiveCodeBench
+    reads answers of up to 50000 digits); a returned value whose encoding is many times longer
+    than the answer cannot equal it and is WA unread.
 
 ``codecontests`` -- AlphaCode / CodeContests ``OutputsMatch`` (execution/tester_sandboxer.cc):
     both texts are split on any of " \\n\\t\\r\\v" (empty parts dropped) and lower-cased; equal
@@ -23,7 +27,8 @@ verdict "OK" or "WA". They reproduce the published evaluation code's behaviour:
     ``absl::SimpleAtod``) the two must be equal strings; else if either parses as a double --
     which every int also does, so the integer branch of the original is never reached -- they
     match when ``|a - b| < 1e-5`` (absolute, strict; NaN and equal infinities never match);
-    else as ints. Consequence kept on purpose: integers beyond 2^53 are compared as doubles.
+    else as ints. Consequence kept on purpose: integers beyond 2^53 are compared as doubles, and
+    a token of thousands of digits is a double (or infinity), never a Python int.
 
 ``sandboxfusion`` -- SandboxFusion's ``check_stdio_test_case`` (sandbox/utils/testing.py), what
 its online judge does for stdio tests and so what `judge serve`'s /submit uses by default:
@@ -34,13 +39,13 @@ its online judge does for stdio tests and so what `judge serve`'s /submit uses b
 """
 from __future__ import annotations
 
-import json
+import functools
 import math
 import re
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 
-from judge.harness.functional import decode_result, show
+from judge.harness.functional import decode_result, load_answer, show
 
 Comparison = tuple[str, str]   # ("OK" or "WA", message)
 
@@ -51,6 +56,22 @@ def _text(b: bytes) -> str:
 
 def _short(s: str, n: int = 60) -> str:
     return s if len(s) <= n else s[: n // 2] + "..." + s[-n // 2:]
+
+
+def _total(compare: Callable[[bytes, bytes, bytes], Comparison]) -> Callable[[bytes, bytes, bytes], Comparison]:
+    """The comparator as the judge calls it. Each comparator handles every output itself (a
+    test feeds them random and hostile bytes); this is the last guard that an output can never
+    crash the judge's process, turn into SE and leave the metrics: what the comparison cannot
+    digest is not the benchmark's accepted answer, so WA. The message is made UTF-8-safe
+    (a JSON string can hold a lone surrogate) for the reports and HTTP answers it reaches."""
+    @functools.wraps(compare)
+    def total(input: bytes, output: bytes, answer: bytes) -> Comparison:
+        try:
+            word, message = compare(input, output, answer)
+        except Exception as exc:    # noqa: BLE001 -- any output gets a word, never an exception
+            word, message = "WA", f"the output could not be compared ({type(exc).__name__})"
+        return word, message.encode("utf-8", "backslashreplace").decode("utf-8")
+    return total
 
 
 # ----------------------------------------------------------------------------- LiveCodeBench
@@ -75,7 +96,7 @@ def _decimal_lists_equal(a: list[Decimal], b: list[Decimal]) -> bool:
         return False
 
 
-def check_lcb(input: bytes, output: bytes, answer: bytes) -> Comparison:
+def _check_lcb(input: bytes, output: bytes, answer: bytes) -> Comparison:
     out_lines = _stripped_lines(_text(output))
     ans_lines = _stripped_lines(_text(answer))
     if len(out_lines) != len(ans_lines):
@@ -92,16 +113,30 @@ def check_lcb(input: bytes, output: bytes, answer: bytes) -> Comparison:
     return "OK", f"{len(ans_lines)} lines match"
 
 
-def check_lcb_functional(input: bytes, output: bytes, answer: bytes) -> Comparison:
+# The driver's encoding of a value equal to the answer is at most a few times the answer's JSON
+# (a float 1e15 prints as 1000000000000000.0, 0 can be `false`, "\x7f" is "\u007f", {} is
+# {"dict": []}); a last line far longer is WA without being parsed, which bounds the memory a
+# crafted output (a few MB of `[[],[],...]` becomes a GB of lists) can take in the judge.
+_FUNCTIONAL_RATIO = 16
+_FUNCTIONAL_SLACK = 1 << 20
+
+
+def _check_lcb_functional(input: bytes, output: bytes, answer: bytes) -> Comparison:
     try:
-        expected = json.loads(_text(answer))
+        expected = load_answer(_text(answer))
     except ValueError as e:
         return "WA", f"answer is not JSON: {e}"   # the grade layer reports bad data separately
+    text = _text(output)
     try:
-        got = decode_result(_text(output))
-    except ValueError:
-        return "WA", f"output is not the harness's return value: {_short(_text(output).strip())!r}"
-    if got == expected:
+        got = decode_result(text, max_chars=_FUNCTIONAL_RATIO * len(answer) + _FUNCTIONAL_SLACK)
+    except ValueError as e:
+        return "WA", (f"output is not the harness's return value ({_short(str(e), 120)}): "
+                      f"{_short(text.strip())!r}")
+    try:
+        equal = got == expected
+    except (RecursionError, TypeError, ValueError, OverflowError):
+        equal = False
+    if equal:
         return "OK", "return value matches"
     return "WA", f"Wrong Answer: {show(got)} != {show(expected)}"
 
@@ -109,10 +144,14 @@ def check_lcb_functional(input: bytes, output: bytes, answer: bytes) -> Comparis
 # ----------------------------------------------------------------------------- CodeContests
 
 _CC_SPLIT = re.compile(r"[ \n\t\r\v]+")
-_INT = re.compile(r"[+-]?[0-9]+")
-_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?")
+_INT = re.compile(r"[+-]?[0-9]++")
+# Possessive quantifiers: a run of digits is never given back, so a token of millions of digits
+# that fails at its last byte costs one pass ("[0-9]+\.?[0-9]*" tried every split of the run:
+# quadratic, 26 s for 40000 digits and an "x").
+_FLOAT = re.compile(r"[+-]?(?:[0-9]++(?:\.[0-9]*+)?|\.[0-9]++)(?:e[+-]?[0-9]++)?")
 _SPECIAL = re.compile(r"-?(?:inf|infinity|nan(?:\([0-9a-z_]*\))?)")
 _I32_MIN, _I32_MAX = -(2 ** 31), 2 ** 31 - 1
+_I32_DIGITS = 10
 
 
 def _cc_tokens(s: str) -> list[str]:
@@ -122,7 +161,13 @@ def _cc_tokens(s: str) -> list[str]:
 def _simple_atoi(t: str) -> int | None:
     if not _INT.fullmatch(t):
         return None
-    v = int(t)
+    # More significant digits than 2^31 has overflow SimpleAtoi: never converted, so a token of
+    # any length costs nothing (Python's int() refuses more than 4300 digits, leading zeros too).
+    sign = t[:1] if t[:1] in ("+", "-") else ""
+    digits = t[len(sign):].lstrip("0") or "0"
+    if len(digits) > _I32_DIGITS:
+        return None
+    v = int(sign + digits)
     return v if _I32_MIN <= v <= _I32_MAX else None
 
 
@@ -154,7 +199,7 @@ def _cc_values_match(a: str, b: str) -> bool:
     return ai == bi
 
 
-def check_codecontests(input: bytes, output: bytes, answer: bytes) -> Comparison:
+def _check_codecontests(input: bytes, output: bytes, answer: bytes) -> Comparison:
     out = _cc_tokens(_text(output))
     ans = _cc_tokens(_text(answer))
     if out == ans:
@@ -174,7 +219,7 @@ def _python_float(text: str) -> float | None:
         return None
 
 
-def check_sandboxfusion(input: bytes, output: bytes, answer: bytes) -> Comparison:
+def _check_sandboxfusion(input: bytes, output: bytes, answer: bytes) -> Comparison:
     out = _text(output).strip().split("\n")
     ans = _text(answer).strip().split("\n")
     if len(out) - len(ans) == 1 and out[-1] == "":
@@ -194,6 +239,13 @@ def check_sandboxfusion(input: bytes, output: bytes, answer: bytes) -> Compariso
     return "OK", f"{len(ans)} lines match"
 
 
+check_lcb = _total(_check_lcb)
+check_lcb_functional = _total(_check_lcb_functional)
+check_codecontests = _total(_check_codecontests)
+check_sandboxfusion = _total(_check_sandboxfusion)
+
+# Every entry is total (`_total`); `.__wrapped__` is the comparison itself, which the fuzz test
+# (tests/test_comparators_total.py) holds to the same promise without the guard.
 DATASET_COMPARATORS: dict[str, Callable[[bytes, bytes, bytes], Comparison]] = {
     "lcb": check_lcb,
     "lcb-functional": check_lcb_functional,

@@ -142,17 +142,61 @@ def check_tests(problem: Problem) -> None:
         try:
             for line in test.input.decode("utf-8").split("\n"):
                 json.loads(line)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             raise JudgeError(f"{problem.id} test {index}: an input line is not a JSON value "
                              f"({exc})") from None
         try:
-            json.loads(test.output.decode("utf-8"))
+            load_answer(test.output.decode("utf-8"))
         except ValueError as exc:
             raise JudgeError(f"{problem.id} test {index}: the expected output is not a JSON "
                              f"value ({exc})") from None
 
 
 # ----------------------------------------------------------------------------- decoding
+#
+# Everything below runs in the judge's own process on bytes a submission chose (it can write to
+# fd 1 itself and end before the driver does), so every function here gives a value or raises
+# ValueError, whatever the text: never another exception, never a parse that grows without
+# bound.
+
+# LiveCodeBench's evaluation raises Python's integer-string limit to 50000 digits
+# (`sys.set_int_max_str_digits(50000)` in compute_code_generation_metrics), so its
+# `json.loads(expected)` reads integers up to that many digits. The judge reads them the same
+# way without touching the process-wide limit (other threads parse at the same time).
+LCB_INT_DIGITS = 50_000
+_SAFE_INT_DIGITS = 4_000        # below CPython's default limit of 4300
+
+
+def _digits_to_int(digits: str) -> int:
+    if len(digits) <= _SAFE_INT_DIGITS:
+        return int(digits)
+    low = len(digits) // 2
+    return _digits_to_int(digits[:-low]) * 10 ** low + _digits_to_int(digits[-low:])
+
+
+def _lcb_int(text: str) -> int:
+    """A JSON integer literal (json's grammar: -?(0|[1-9][0-9]*)) as LiveCodeBench reads it."""
+    negative = text.startswith("-")
+    digits = text[1:] if negative else text
+    if len(digits) > LCB_INT_DIGITS:
+        raise ValueError(f"an integer of {len(digits)} digits: past LiveCodeBench's limit of "
+                         f"{LCB_INT_DIGITS}")
+    value = _digits_to_int(digits)
+    return -value if negative else value
+
+
+def _json(text: str, **hooks):
+    try:
+        return json.loads(text, parse_int=_lcb_int, **hooks)
+    except (TypeError, RecursionError, AttributeError, OverflowError) as exc:
+        raise ValueError(str(exc) or type(exc).__name__) from None
+
+
+def load_answer(text: str):
+    """The expected value of a functional test, read as LiveCodeBench's `json.loads(expected)`
+    reads it. Raises ValueError for text that is not one JSON value."""
+    return _json(text)
+
 
 class Opaque:
     """A returned value of a type outside the builtin values: equal to nothing."""
@@ -170,49 +214,79 @@ class Opaque:
         return f"<{self.type_name} {self.shown}>"
 
 
+def _items(value, tag: str) -> list:
+    if not isinstance(value, list):
+        raise ValueError(f"a {tag} that is not a list")
+    return value
+
+
 def _decode_tagged(obj: dict):
-    if len(obj) == 2 and "opaque" in obj and "repr" in obj:
-        return Opaque(str(obj["opaque"]), str(obj["repr"]))
+    """One object of the driver's encoding; anything the driver does not write is ValueError."""
+    if len(obj) == 2 and isinstance(obj.get("opaque"), str) and isinstance(obj.get("repr"), str):
+        return Opaque(obj["opaque"], obj["repr"])
     if len(obj) != 1:
         raise ValueError("an object that is no tagged value")
     (tag, value), = obj.items()
-    if tag == "tuple":
-        return tuple(value)
-    if tag == "dict":
-        return {key: item for key, item in value}
-    if tag == "set":
-        return set(value)
-    if tag == "frozenset":
-        return frozenset(value)
-    if tag == "int":
-        return int(value, 16)
-    if tag == "complex":
-        return complex(*value)
-    if tag == "bytes":
-        return bytes.fromhex(value)
-    raise ValueError(f"unknown tag {tag!r}")
+    try:
+        if tag == "tuple":
+            return tuple(_items(value, tag))
+        if tag == "dict":
+            pairs = _items(value, tag)
+            if not all(isinstance(pair, list) and len(pair) == 2 for pair in pairs):
+                raise ValueError("a dict item that is not a [key, value] pair")
+            return {key: item for key, item in pairs}
+        if tag == "set":
+            return set(_items(value, tag))
+        if tag == "frozenset":
+            return frozenset(_items(value, tag))
+        if tag == "int":
+            if not isinstance(value, str):
+                raise ValueError("a big integer that is not a hex string")
+            return int(value, 16)     # base 16: no integer-string limit, linear in the length
+        if tag == "complex":
+            parts = _items(value, tag)
+            if len(parts) != 2 or not all(type(part) is float for part in parts):
+                raise ValueError("a complex number that is not two floats")
+            return complex(*parts)
+        if tag == "bytes":
+            if not isinstance(value, str):
+                raise ValueError("bytes that are not a hex string")
+            return bytes.fromhex(value)
+    except TypeError as exc:          # an unhashable set member or dict key
+        raise ValueError(str(exc)) from None
+    raise ValueError(f"unknown tag {_short_repr(tag)}")
 
 
-def decode_result(output: str):
+def _short_repr(text: str) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def decode_result(output: str, max_chars: int | None = None):
     """The value the driver printed as the last line of `output`. Raises ValueError for output
-    the driver did not write (the submission can write to fd 1 itself)."""
+    the driver did not write (the submission can write to fd 1 itself), and for a last line
+    longer than `max_chars`, which is not parsed at all."""
     lines = [line for line in output.split("\n") if line.strip()]
     if not lines:
         raise ValueError("no output")
-    try:
-        return json.loads(lines[-1], object_hook=_decode_tagged)
-    except (TypeError, RecursionError, AttributeError) as exc:
-        raise ValueError(str(exc) or type(exc).__name__) from None
+    last = lines[-1]
+    if max_chars is not None and len(last) > max_chars:
+        raise ValueError(f"a returned value of {len(last)} characters, past {max_chars}")
+    return _json(last, object_hook=_decode_tagged)
 
 
 def show(value) -> str:
-    """A short readable form of a value for a checker message."""
+    """A short readable form of a value for a checker message; never raises."""
     try:
         text = repr(value)
     except RecursionError:
         text = "<too deeply nested>"
+    except ValueError:                # an int past the integer-string limit, somewhere inside
+        text = (f"<an integer of {value.bit_length()} bits>" if isinstance(value, int)
+                else f"<a {type(value).__name__} holding an integer too long to print>")
     return text if len(text) <= 80 else text[:40] + "..." + text[-40:]
 
 
 __all__ = ["functional_program", "is_functional", "function_name", "check_tests",
-           "decode_result", "show", "Opaque", "PRELUDE", "HARNESS_VERSION", "FUNCTIONAL_CHECKER"]
+           "decode_result", "load_answer", "show", "Opaque", "LCB_INT_DIGITS", "PRELUDE",
+           "HARNESS_VERSION", "FUNCTIONAL_CHECKER"]
