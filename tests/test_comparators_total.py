@@ -142,6 +142,14 @@ def test_every_comparator_survives_huge_and_binary_outputs_quickly(name):
             assert time.monotonic() - started < scaled(10_000) / 1000, (name, output[:40])
 
 
+def test_invalid_bytes_are_not_all_one_character_to_codecontests():
+    # CodeContests compares C++ bytes; decoding with replacement made b"\xff" equal b"\xfe".
+    assert compare("codecontests", b"\xff\n", b"\xfe\n") == "WA"
+    assert compare("codecontests", b"\xff", b"\xff") == "OK"
+    assert compare("codecontests", "\u00c9".encode(), "\u00e9".encode()) == "WA"   # ASCII lower-casing
+    assert compare("codecontests", b"YES", b"yes") == "OK"
+
+
 # ------------------------------------------------------------------------------ the fuzzer
 
 _NASTY = (b"\x00", b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xef\xbf\xbd", b"\n", b"\r", b"\x0b", b"\x0c",

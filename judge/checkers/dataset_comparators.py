@@ -21,7 +21,8 @@ reproduce the published evaluation code's behaviour:
     than the answer cannot equal it and is WA unread.
 
 ``codecontests`` -- AlphaCode / CodeContests ``OutputsMatch`` (execution/tester_sandboxer.cc):
-    both texts are split on any of " \\n\\t\\r\\v" (empty parts dropped) and lower-cased; equal
+    both byte strings are split on any of " \\n\\t\\r\\v" (empty parts dropped) and their ASCII
+    letters lower-cased (C++ bytes: no UTF-8 decoding, so two different invalid bytes differ); equal
     token lists pass; otherwise the counts must match and each pair must "match": if either
     token is not a number (neither a 32-bit int by ``absl::SimpleAtoi`` nor a double by
     ``absl::SimpleAtod``) the two must be equal strings; else if either parses as a double --
@@ -143,49 +144,53 @@ def _check_lcb_functional(input: bytes, output: bytes, answer: bytes) -> Compari
 
 # ----------------------------------------------------------------------------- CodeContests
 
-_CC_SPLIT = re.compile(r"[ \n\t\r\v]+")
-_INT = re.compile(r"[+-]?[0-9]++")
+_CC_SPLIT = re.compile(rb"[ \n\t\r\v]+")
+_INT = re.compile(rb"[+-]?[0-9]++")
 # Possessive quantifiers: a run of digits is never given back, so a token of millions of digits
 # that fails at its last byte costs one pass ("[0-9]+\.?[0-9]*" tried every split of the run:
 # quadratic, 26 s for 40000 digits and an "x").
-_FLOAT = re.compile(r"[+-]?(?:[0-9]++(?:\.[0-9]*+)?|\.[0-9]++)(?:e[+-]?[0-9]++)?")
-_SPECIAL = re.compile(r"-?(?:inf|infinity|nan(?:\([0-9a-z_]*\))?)")
+_FLOAT = re.compile(rb"[+-]?(?:[0-9]++(?:\.[0-9]*+)?|\.[0-9]++)(?:e[+-]?[0-9]++)?")
+_SPECIAL = re.compile(rb"-?(?:inf|infinity|nan(?:\([0-9a-z_]*\))?)")
 _I32_MIN, _I32_MAX = -(2 ** 31), 2 ** 31 - 1
 _I32_DIGITS = 10
 
 
-def _cc_tokens(s: str) -> list[str]:
-    return [t.lower() for t in _CC_SPLIT.split(s) if t]
+def _cc_tokens(b: bytes) -> list[bytes]:
+    return [t.lower() for t in _CC_SPLIT.split(b) if t]     # bytes.lower: ASCII letters only
 
 
-def _simple_atoi(t: str) -> int | None:
+def _simple_atoi(t: bytes) -> int | None:
     if not _INT.fullmatch(t):
         return None
     # More significant digits than 2^31 has overflow SimpleAtoi: never converted, so a token of
     # any length costs nothing (Python's int() refuses more than 4300 digits, leading zeros too).
-    sign = t[:1] if t[:1] in ("+", "-") else ""
-    digits = t[len(sign):].lstrip("0") or "0"
+    sign = t[:1] if t[:1] in (b"+", b"-") else b""
+    digits = t[len(sign):].lstrip(b"0") or b"0"
     if len(digits) > _I32_DIGITS:
         return None
     v = int(sign + digits)
     return v if _I32_MIN <= v <= _I32_MAX else None
 
 
-def _simple_atod(t: str) -> float | None:
+def _simple_atod(t: bytes) -> float | None:
     # absl::SimpleAtod: optional '+' (not followed by '-'), then absl::from_chars general format;
     # out-of-range values become +-inf. Tokens arrive lower-cased.
-    body = t[1:] if t.startswith("+") and not t.startswith("+-") else t
+    body = t[1:] if t.startswith(b"+") and not t.startswith(b"+-") else t
     if _FLOAT.fullmatch(body):
         return float(body)          # 1e999 -> inf, like SimpleAtod's out-of-range handling
     if _SPECIAL.fullmatch(body):
-        neg = body.startswith("-")
-        if "nan" in body:
+        neg = body.startswith(b"-")
+        if b"nan" in body:
             return math.nan
         return -math.inf if neg else math.inf
     return None
 
 
-def _cc_values_match(a: str, b: str) -> bool:
+def _shown(token: bytes) -> str:
+    return repr(_short(token.decode("utf-8", errors="backslashreplace")))
+
+
+def _cc_values_match(a: bytes, b: bytes) -> bool:
     ai, bi = _simple_atoi(a), _simple_atoi(b)
     ad, bd = _simple_atod(a), _simple_atod(b)
     a_str = ai is None and ad is None
@@ -200,15 +205,15 @@ def _cc_values_match(a: str, b: str) -> bool:
 
 
 def _check_codecontests(input: bytes, output: bytes, answer: bytes) -> Comparison:
-    out = _cc_tokens(_text(output))
-    ans = _cc_tokens(_text(answer))
+    out = _cc_tokens(output)
+    ans = _cc_tokens(answer)
     if out == ans:
         return "OK", f"{len(ans)} tokens match"
     if len(out) != len(ans):
         return "WA", f"{len(out)} tokens, expected {len(ans)}"
     for i, (o, a) in enumerate(zip(out, ans, strict=True)):
         if not _cc_values_match(o, a):
-            return "WA", f"token {i + 1} differs: {_short(o)!r} != {_short(a)!r}"
+            return "WA", f"token {i + 1} differs: {_shown(o)} != {_shown(a)}"
     return "OK", f"{len(ans)} tokens match"
 
 
