@@ -32,6 +32,9 @@ class EvidenceKind(StrEnum):
     CPU_CLOCK = "cpu-clock"
     # The benchmark's row or the caller named a language this host has no toolchain for.
     NAMED_LANGUAGE = "named-language"
+    # The benchmark's row names a problem the dataset does not have: the row is the dataset's
+    # (or the harness's), never the model's, whose output is only the completion.
+    NAMED_PROBLEM = "named-problem"
 
 
 @dataclass(frozen=True)

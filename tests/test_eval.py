@@ -534,6 +534,74 @@ def test_ungradable_code_counts_as_a_failed_sample(tmp_path, audited_host):
     assert any("--skip-ungradable" in w for w in skipping["warnings"])
 
 
+# `judge eval` on a host without Racket: the registry's racket entry names a program that is not
+# there, as `judge doctor` and the grader see a toolchain the host lacks.
+WITHOUT_RACKET = ("from dataclasses import replace; from judge.languages import LANGUAGES; "
+                  "LANGUAGES['racket'] = replace(LANGUAGES['racket'], "
+                  "run=('no-such-racket', 'code.rkt')); from judge.cli import main; main()")
+RACKET_SUM = "#lang racket/base\n(displayln (+ (read) (read)))\n"
+
+
+def judge_eval_without_racket(*args, cache: Path):
+    """`judge eval` with its own cache and no audit (--allow-unaudited with no record never
+    audits): what is tested is which samples count, not the host's limits."""
+    env = {**os.environ, **scaled_time_factors_env(), "JUDGE_CACHE_DIR": str(cache)}
+    return subprocess.run([sys.executable, "-c", WITHOUT_RACKET, "eval", *args,
+                           "--allow-unaudited"],
+                          capture_output=True, text=True, cwd=ROOT, env=env,
+                          timeout=scaled(900_000) / 1000)
+
+
+@pytest.mark.slow
+def test_a_code_fence_cannot_choose_a_skip(tmp_path, require_sandbox):
+    """Issue 43, finding 6: a row without `language` whose completion fences its code as
+    ```racket, on a host without Racket, was SKIPPED and left out, so a model could trade a
+    failure for an exclusion by naming a language the host lacks (avg@n 1/2 instead of 1/3
+    here). What the fence chose is the model's: UNGRADABLE, counted, and the run warns on
+    stderr and in summary.json that the host lacks the toolchain. A row whose `language` (or
+    --lang) names Racket is still SKIPPED, and summary.json says why (named-language), as it
+    does for a row naming a problem the dataset lacks (named-problem)."""
+    data = stepfun_dataset(tmp_path / "cf.jsonl")
+    gens = write_jsonl(tmp_path / "gens.jsonl", [
+        {"problem_id": "1000A", "completion": f"Sum:\n```python\n{SUM}```\n"},
+        {"problem_id": "1000A", "completion": "Zero:\n```python\nprint(0)\n```\n"},
+        {"problem_id": "1000A", "completion": f"Sum:\n```racket\n{RACKET_SUM}```\n"},
+        {"problem_id": "1000A", "language": "racket", "code": RACKET_SUM},
+        {"problem_id": "1000Z", "language": "python", "code": SUM},
+    ])
+
+    def evaluate(name, *extra):
+        done = judge_eval_without_racket(
+            str(gens), "--dataset", str(data), "--out", str(tmp_path / name), "--jobs", "1",
+            "--slot-base", SLOT_BASE, "--no-progress", "--json", *extra, cache=tmp_path / "cache")
+        assert done.returncode == 3, done.stderr          # incomplete: rows 4 and 5 are left out
+        return done, json.loads(done.stdout), [
+            json.loads(line) for line in (tmp_path / name / "results.jsonl").read_text().splitlines()]
+
+    done, summary, records = evaluate("fenced")
+    assert summary["problems"]["codeforces/1000A"]["n"] == 3
+    assert summary["avg_at_n"] == pytest.approx(1 / 3)
+    assert summary["verdicts"] == {"AC": 1, "UNGRADABLE": 1, "WA": 1}
+    fenced = records[2]
+    assert (fenced["verdict"], fenced["counted"], fenced["language"]) == ("UNGRADABLE", True, "racket")
+    assert fenced["missing_toolchain"] == "racket" and fenced["exclusion_evidence"] is None
+    assert "code fence" in fenced["reason"]
+    lacking = [w for w in summary["warnings"] if "lacks the racket toolchain" in w]
+    assert len(lacking) == 1 and "rows 3)" in lacking[0], summary["warnings"]
+    assert "lacks the racket toolchain" in done.stderr
+    assert summary["excluded"]["by_verdict"] == {"SKIPPED": 2}
+    skipped = {entry["row"]: entry["exclusion_evidence"] for entry in summary["skipped"]}
+    assert skipped[4]["kind"] == "named-language" and "row's language" in skipped[4]["detail"]
+    assert skipped[5]["kind"] == "named-problem" and "1000Z" in skipped[5]["detail"]
+    assert [e["exclusion_evidence"]["kind"] for e in summary["excluded"]["samples"]] == [
+        "named-language", "named-problem"]
+    # --lang racket names it too: the fenced sample is then the run's choice, SKIPPED.
+    _, named, records = evaluate("named", "--lang", "racket")
+    assert named["problems"]["codeforces/1000A"]["n"] == 2
+    assert records[2]["verdict"] == "SKIPPED" and "--lang" in records[2]["exclusion_evidence"]["detail"]
+    assert not any("lacks the racket toolchain" in w for w in named["warnings"])
+
+
 def test_a_host_that_failed_its_audit_is_refused_unless_allowed(tmp_path, audited_host,
                                                                  configure):
     """The host's audit record decides whether its numbers are trusted: a FAIL there makes eval

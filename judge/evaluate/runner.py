@@ -40,7 +40,7 @@ from judge.evaluate.ray_pool import RayCluster
 from judge.evaluate.samples import Sample, prepare_samples
 from judge.evaluate.standings import load_rating_map, load_standings
 from judge.evaluate.store import Store, StoredResult
-from judge.evaluate.summary import EvalResult, build
+from judge.evaluate.summary import EvalResult, build, missing_toolchain_warnings
 from judge.evaluate.tasks import EvalConfig, Task
 from judge.problems.source import ProblemSource, parse_dataset
 from judge.sandbox.slots import EVALUATION
@@ -105,7 +105,10 @@ def _samples(cfg: EvalConfig, source: ProblemSource, warn: Callable[[str], None]
                               skip_ungradable=cfg.skip_ungradable)
     for s in samples:
         if s.verdict == Verdict.SKIPPED:
-            warn(f"row {s.gen.row} ({s.gen.problem_id}): skipped: {s.reason}")
+            warn(f"row {s.gen.row} ({s.gen.problem_id}): skipped: {s.reason}"
+                 + (f" [evidence: {s.evidence}]" if s.evidence else ""))
+    for line in missing_toolchain_warnings(samples):
+        warn(line)
     return samples
 
 

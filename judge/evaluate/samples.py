@@ -1,6 +1,13 @@
 """The rows of a `judge eval`, made ready to judge: each row's problem and language resolved,
 its code extracted (the last fenced block), and its judgment key computed; a row the judge
-cannot grade carries its verdict (NO_CODE, UNGRADABLE, SKIPPED) and the reason."""
+cannot grade carries its verdict (NO_CODE, UNGRADABLE, SKIPPED) and the reason.
+
+A row is SKIPPED (left out of the metrics) only with evidence that the model did not choose
+what cannot be graded (docs/design.md §6.5): the row names a problem the dataset lacks
+(`named-problem`), or the row, --lang or the benchmark named a language this host has no
+toolchain for (`named-language`). A language only the completion's own code fence chose is the
+model's choice: on a host without its toolchain the sample is UNGRADABLE, counted as failed,
+and the run warns that the host lacks the toolchain."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -11,6 +18,7 @@ from judge.evaluate.extract import language_from_tag, take_code, wanted_language
 from judge.evaluate.generations import Generation
 from judge.evaluate.store import JudgmentKey, sha256
 from judge.evaluate.tasks import Task
+from judge.exclusion import Evidence, EvidenceKind, attribute
 from judge.harness import function_name, harness_id, is_functional
 from judge.languages.python_env import run_environment
 from judge.problems.model import Problem
@@ -31,6 +39,11 @@ class Sample:
     verdict: Verdict | None = None        # NO_CODE / UNGRADABLE / SKIPPED before judging
     reason: str = ""
     skipped_on_request: bool = False      # --skip-ungradable: left out knowingly
+    # Why a SKIPPED sample is not the model's doing (judge.exclusion); None otherwise.
+    evidence: Evidence | None = None
+    # The language the completion's own fence chose that this host has no toolchain for: the
+    # sample is the model's failure (UNGRADABLE), and the run warns of the host's shortfall.
+    missing_toolchain: str | None = None
 
     def task(self) -> Task:
         """What judging this sample means; only for a sample with a judgment key."""
@@ -49,7 +62,12 @@ def tests_hash(problem: Problem) -> str:
 
 
 class _ToolchainMissing(JudgeError):
-    """The language is known but cannot run on this host: the judge's shortfall, not the model's."""
+    """The language is known but cannot run on this host: the judge's shortfall when the row,
+    --lang or the benchmark named it, the model's choice when only its code fence did."""
+
+    def __init__(self, language: str) -> None:
+        super().__init__(f"the {language} toolchain is not installed here")
+        self.language = language
 
 
 def _language_of(gen: Generation, tag: str | None, default: str | None,
@@ -69,9 +87,55 @@ def _language_of(gen: Generation, tag: str | None, default: str | None,
         except JudgeError:
             continue
         if not lang.available:
-            raise _ToolchainMissing(f"the {lang.name} toolchain is not installed here")
+            raise _ToolchainMissing(lang.name)
         return lang.name
     raise JudgeError(f"unknown language {wanted!r}")
+
+
+def _named_by(gen: Generation, default: str | None, rules: BenchmarkRules,
+               language: str) -> str | None:
+    """Who, other than the model, named `language`: the row's `language`, --lang, or the
+    benchmark's own default; None when only the completion's code fence chose it."""
+    for who, name in ((f"the row's language {gen.language!r}", gen.language),
+                      (f"the run's language (--lang) {default!r}", default),
+                      (f"the {rules.name} benchmark's default language", rules.default_language)):
+        if name and language in _names_of(name):
+            return who
+    return None
+
+
+def _names_of(name: str) -> set[str]:
+    """The canonical languages a spelling can stand for, as _language_of reads it."""
+    from judge.languages import get_language
+    names = set()
+    for spelling in (name, language_from_tag(name)):
+        if spelling:
+            try:
+                names.add(get_language(spelling).name)
+            except JudgeError:
+                continue
+    return names
+
+
+def _toolchain_missing(s: Sample, exc: _ToolchainMissing, tag: str | None,
+                       default: str | None, rules: BenchmarkRules, skip_ungradable: bool) -> None:
+    """A language this host has no toolchain for: SKIPPED with the evidence that the row,
+    --lang or the benchmark named it, else the model's own choice (UNGRADABLE, or SKIPPED on
+    request with --skip-ungradable)."""
+    named = _named_by(s.gen, default, rules, exc.language)
+    evidence = (Evidence(EvidenceKind.NAMED_LANGUAGE,
+                         f"{named} named {exc.language}, whose toolchain this host does not have")
+                if named else None)
+    reason = str(exc) if named else (
+        f"{exc}, and only the completion's own code fence (```{tag}) chose {exc.language}, "
+        "not the row's language or --lang")
+    decided = attribute(Verdict.SKIPPED, reason, evidence)
+    s.language, s.reason, s.evidence = exc.language, decided.message, decided.evidence
+    s.verdict = decided.verdict
+    if evidence is None:
+        s.missing_toolchain = exc.language
+        if skip_ungradable:
+            s.verdict, s.skipped_on_request = Verdict.SKIPPED, True
 
 
 def prepare_samples(generations: list[Generation], source: ProblemSource, *,
@@ -99,7 +163,12 @@ def _extract(s: Sample, source: ProblemSource, default_language: str | None,
     try:
         s.problem = source.get(gen.problem_id)
     except JudgeError as exc:
+        # The row's problem id is the dataset's (or the harness's), never the model's.
         s.verdict, s.reason = Verdict.SKIPPED, str(exc)
+        s.evidence = Evidence(EvidenceKind.NAMED_PROBLEM,
+                              f"row {gen.row} names problem {gen.problem_id!r}, which "
+                              f"{source.spec.label} does not give; the row is the dataset's, "
+                              "not the model's")
         return False
     s.problem_id = s.problem.id
     tag = None
@@ -128,7 +197,7 @@ def _extract(s: Sample, source: ProblemSource, default_language: str | None,
             function_name(s.problem, s.language)
         s.source = code
     except _ToolchainMissing as exc:
-        s.verdict, s.reason = Verdict.SKIPPED, str(exc)
+        _toolchain_missing(s, exc, tag, default_language, rules, skip_ungradable)
         return False
     except JudgeError as exc:
         s.language = s.language or gen.language or tag or "unknown"

@@ -66,7 +66,10 @@ def _sample_record(s, stored, run_id: int | None) -> dict:
     if s.verdict in (Verdict.NO_CODE, Verdict.UNGRADABLE, Verdict.SKIPPED):
         rec.update(verdict=str(s.verdict), passed=False, reason=s.reason,
                    counted=s.verdict != Verdict.SKIPPED, excluded=s.verdict == Verdict.SKIPPED,
-                   skipped_on_request=s.skipped_on_request)
+                   skipped_on_request=s.skipped_on_request,
+                   exclusion_evidence=s.evidence.to_dict() if s.evidence else None)
+        if s.missing_toolchain:
+            rec["missing_toolchain"] = s.missing_toolchain
         return rec
     if stored is None:
         rec.update(verdict=str(Verdict.SE), passed=False, reason="no result was stored", counted=False,
@@ -171,13 +174,15 @@ def build(cfg, spec, samples, final: dict, stats: dict, standings, rating_map, o
     summary.update(_verdict_counts(counted))
     summary["reruns"] = _reruns(samples, final)
     summary["ratings"] = _ratings(counts, problems, standings, rating_map)
-    summary["skipped"] = [{"row": r["row"], "problem_id": r["problem_id"], "reason": r["reason"]}
+    summary["skipped"] = [{"row": r["row"], "problem_id": r["problem_id"], "reason": r["reason"],
+                           "exclusion_evidence": r.get("exclusion_evidence")}
                           for r in records if r["verdict"] == Verdict.SKIPPED]
     summary["limits"] = _limits(counted, problems, counts)
     summary["provenance"] = provenance.to_dict()
     summary["run"] = _run_figures(stats, samples)
     summary.update(_completeness(records))
     summary["warnings"][:0] = provenance.warnings
+    summary["warnings"].extend(missing_toolchain_warnings(samples))
     _add_builds(summary, records, stats, provenance)
     if "cluster" in stats:
         summary["cluster"] = _cluster(stats["cluster"], records)
@@ -338,6 +343,20 @@ def _cluster_warnings(cluster: dict) -> list[str]:
 SHOWN_EXCLUDED = 10
 
 
+def missing_toolchain_warnings(samples) -> list[str]:
+    """One line per language this host lacks that completions' own code fences chose: those
+    samples are counted as failed (UNGRADABLE), a number the host, not only the model, made."""
+    rows: dict[str, list[int]] = defaultdict(list)
+    for s in samples:
+        if s.missing_toolchain:
+            rows[s.missing_toolchain].append(s.gen.row)
+    return [f"this host lacks the {language} toolchain: {len(found)} sample(s) whose own code "
+            f"fence chose {language} (rows {', '.join(map(str, found[:10]))}"
+            f"{', ...' if len(found) > 10 else ''}) are counted as failed (UNGRADABLE), not "
+            f"judged; install it (make setup) to judge them"
+            for language, found in sorted(rows.items())]
+
+
 def _completeness(records: list[dict]) -> dict:
     """Whether the metrics cover every row: samples the judge failed on (SE, a checker's FAIL)
     or could not take (an unknown problem, a toolchain missing here) are left out of them,
@@ -371,4 +390,4 @@ def _atomic_write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-__all__ = ["build", "EvalResult", "left_out"]
+__all__ = ["build", "EvalResult", "left_out", "missing_toolchain_warnings"]
