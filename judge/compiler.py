@@ -1,6 +1,7 @@
 """Compiling a submission in the sandbox, with a content-addressed cache of the artifacts."""
 from __future__ import annotations
 
+import dataclasses
 import errno
 import fcntl
 import fnmatch
@@ -27,8 +28,8 @@ from judge.sandbox import Limits, RunResult, Sandbox, box_files
 from judge.sandbox.result import CANNOT_EXECUTE
 from judge.sandbox.slot import supervisor_path
 from judge.sandbox.slots import COMMAND
-from judge.sandbox.verdict import describe_end
-from judge.verdicts import Status
+from judge.sandbox.verdict import busy_evidence, describe_end
+from judge.verdicts import KilledBy, Status
 
 logger = logging.getLogger(__name__)
 
@@ -429,12 +430,18 @@ class Compiler:
         else:
             run, log = self._run(sandbox, argv, limits, language)
             elapsed = (time.perf_counter() - started) * 1e3
+            # A stop that depends on the machine's load: never a CE kept in the cache for good.
+            load_dependent = run.status == Status.BUSY
             if run.status == Status.BUSY:
-                # Starved of CPU by a busy machine: a judge failure, never a CE kept in the
-                # cache for good.
-                detail = describe_end(run)
-                logger.warning("%s compile starved of CPU: %s (run %s)", language.name, detail, run)
-                return CompileResult("SE", detail, None, False, elapsed)
+                busy = busy_evidence(run)
+                if busy is not None:
+                    # Starved of CPU by work outside it, measured on one exact clock.
+                    detail = describe_end(run)
+                    logger.warning("%s compile starved of CPU: %s (run %s)", language.name, detail,
+                                   run)
+                    return CompileResult("SE", detail, None, False, elapsed, busy)
+                # No exact clock behind the figure: the TLE its wall clock says.
+                run = dataclasses.replace(run, status=Status.TLE, killed_by=KilledBy.WALL_TIMER)
             error = run.error or ""
             if run.status == Status.SE and error.startswith(CANNOT_EXECUTE):
                 # The host's compiler (never anything the source built) cannot run: a host
@@ -479,6 +486,8 @@ class Compiler:
                             f"{run.syscall}]")
                 else:
                     log += f"\n[compilation stopped: {run.status}, {run.killed_by or ''}]"
+                if load_dependent:
+                    return CompileResult(status, log, None, False, elapsed)
             else:
                 status = "OK"
         elapsed = (time.perf_counter() - started) * 1e3

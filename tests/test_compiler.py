@@ -71,21 +71,51 @@ def test_a_build_writing_past_its_box_is_stopped_as_ce(compiler, script):
     assert result.artifacts is None and cached_results(compiler) == []
 
 
-def test_a_compile_starved_of_cpu_is_a_judge_failure_and_not_cached(compiler, monkeypatch):
-    """A compiler stopped by the wall clock on a busy machine (BUSY) has no verdict: it used to
-    be a CE, kept in the cache, so the submission failed for good for the machine's load."""
+def _starved(monkeypatch, clock: str, runs: int | None = None) -> None:
+    """The next `runs` sandbox runs (every one: None) end BUSY, stopped by the wall clock, their
+    starvation measured on `clock` (NO_BUSY_CLOCK: on none)."""
     from judge.sandbox import Sandbox
     from judge.verdicts import KilledBy, Status
     real_run = Sandbox.run
+    left = [runs]
 
     def starved(self, *args, **kwargs):
-        return dataclasses.replace(real_run(self, *args, **kwargs), status=Status.BUSY,
-                                   killed_by=KilledBy.WALL_TIMER)
+        result = real_run(self, *args, **kwargs)
+        if left[0] is not None:
+            if left[0] == 0:
+                return result
+            left[0] -= 1
+        return dataclasses.replace(result, status=Status.BUSY, killed_by=KilledBy.WALL_TIMER,
+                                   sources={**result.sources, "busy": clock})
 
     monkeypatch.setattr(Sandbox, "run", starved)
+
+
+def test_a_compile_starved_of_cpu_is_a_judge_failure_and_not_cached(compiler, monkeypatch):
+    """A compiler stopped by the wall clock on a busy machine (BUSY, measured on an exact clock)
+    has no verdict: it used to be a CE, kept in the cache, so the submission failed for good for
+    the machine's load."""
+    _starved(monkeypatch, "cgroup cpuacct")
     result = compiler.compile("int main() { return 0; }\n", get_language("cpp"))
     assert result.status == "SE" and "too busy" in result.log, result
+    assert result.evidence is not None and result.evidence.kind == EvidenceKind.CPU_CLOCK
     assert cached_results(compiler) == []
+
+
+def test_a_starved_compile_no_clock_stands_behind_is_the_wall_clock_s_ce_not_cached(
+        compiler, monkeypatch):
+    """BUSY with no exact clock behind the figure is the TLE the wall clock says: the source's
+    CE when its control compiles, but never cached, since a wall-clock stop depends on the
+    machine's load; when every compile is stopped so, the control too, it is SE."""
+    from judge.sandbox.verdict import NO_BUSY_CLOCK
+    _starved(monkeypatch, NO_BUSY_CLOCK, runs=1)
+    result = compiler.compile("int main() { return 0; }\n", get_language("cpp"))
+    assert result.status == "CE" and "[compilation stopped: TLE, wall-timer]" in result.log, result
+    assert result.evidence is None and cached_results(compiler) == []
+    _starved(monkeypatch, NO_BUSY_CLOCK)
+    result = compiler.compile("int main() { return 1; }\n", get_language("cpp"))
+    assert result.status == "SE" and result.evidence is not None, result
+    assert result.evidence.kind == EvidenceKind.CONTROL_RUN and cached_results(compiler) == []
 
 
 def test_javac_with_its_class_data_archive_writes_the_same_classes(require_sandbox, tmp_path):
