@@ -21,6 +21,7 @@ import pytest
 from conftest import scaled
 from judge import JudgeError
 from judge.checkers import CheckResult, check, checker_names, is_checker
+from judge.verdicts import CheckerVerdict
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -331,6 +332,50 @@ def test_a_checker_fail_the_jury_answer_also_gets_stays_fail():
     from judge.checkers.runner import CheckerRunner
     said = CheckerRunner(compiler=None).check_output("casencmp", b"", b"Case 1: 5", b"Case #1: 5")
     assert said.test_verdict == "FAIL" and said.message.startswith("FAIL Expected '1:'")
+    # It stands with its evidence (judge.exclusion): the checker fails on the jury's data.
+    assert said.evidence is not None and said.evidence.kind == "jury-data"
+    assert said.evidence.detail.startswith("the checker fails on the jury's own answer given as "
+                                           "the output too: FAIL Expected '1:'")
+
+
+def _scripted_runner(words):
+    """A CheckerRunner whose check() gives the words in turn (a custom checker's runs)."""
+    from judge.checkers.runner import CheckerRunner
+    runner = CheckerRunner(compiler=None)
+    given = iter(words)
+    runner.check = lambda *args: next(given)
+    return runner
+
+
+FAILED_RUN = CheckResult(CheckerVerdict.FAIL, 3, "checker SE: no cgroup", judge_error=True)
+CHECKER_FAIL = CheckResult(CheckerVerdict.FAIL, 3, "FAIL readInts: size should be non-negative.")
+
+
+@pytest.mark.parametrize("words, verdict, message, evidence", [
+    # The FAIL came from the output: the jury's answer is accepted, or rejected without a FAIL.
+    ([CHECKER_FAIL, CheckResult(CheckerVerdict.OK, 0, "ok 2 numbers")], "WA",
+     "the checker failed on this output but accepts the jury's answer: FAIL readInts", None),
+    ([CHECKER_FAIL, CheckResult(CheckerVerdict.PE, 2, "wrong output format Unexpected end of file")],
+     "WA", "the checker failed on this output but not on the jury's answer (wrong output format "
+     "Unexpected end of file): FAIL readInts", None),
+    ([CHECKER_FAIL, CheckResult(CheckerVerdict.WA, 1, "wrong answer 15 is not 2")], "WA",
+     "the checker failed on this output but not on the jury's answer (wrong answer", None),
+    # It fails on the jury's answer too: the jury's data is at fault.
+    ([CHECKER_FAIL, CheckResult(CheckerVerdict.FAIL, 3, "FAIL checker TLE: killed by cpu-timer")],
+     "FAIL", "FAIL readInts", "jury-data"),
+    # The sandbox failed to run it: asked once more, and a second failure stands.
+    ([FAILED_RUN, CheckResult(CheckerVerdict.OK, 0, "ok 2 numbers")], "AC", "ok 2 numbers", None),
+    ([FAILED_RUN, FAILED_RUN], "FAIL", "checker SE: no cgroup", "jury-program"),
+    # The jury's answer is asked once more too, and its second failure to run stands.
+    ([CHECKER_FAIL, FAILED_RUN, FAILED_RUN], "FAIL", "checker SE", "jury-program"),
+])
+def test_a_checker_fail_stands_only_with_evidence(words, verdict, message, evidence):
+    """check_output gives the final word: a FAIL with its evidence, or the WA the output earned
+    (issue 43, finding 5: a FAIL the jury's answer does not share, even when the jury's answer is
+    no valid output, was the output's doing)."""
+    said = _scripted_runner(words).check_output("checker source", b"20\n", b"-1\n", b"15\n")
+    assert said.test_verdict == verdict and said.message.startswith(message), said
+    assert (said.evidence.kind if said.evidence else None) == evidence
     expect("pointsinfo", b"x", b"3", "PE", 'wrong output format Expected double, but "x" found')
 
 

@@ -575,3 +575,80 @@ def test_custom_checker_is_built_once_per_problem(require_sandbox, monkeypatch):
             result = grader.grade(solution, "python", problem)
             assert result.verdict == "AC", [t.checker_message for t in result.tests]
     assert calls.count("checker") == 1
+
+
+# Issue 43, finding 5: a checker's FAIL stands only when the checker fails on the jury's own
+# answer given as the output too; any other FAIL came from the output and is WA.
+ADVERSARIAL = Path(__file__).parent / "adversarial"
+DOORS = {"door_negative_count.py": "python", "door_negative_count.cpp": "cpp"}
+# The answer file holds only the jury's value (the optimum), the output is a construction: the
+# jury's answer given as the output is no valid output (PE), so it never vouched for a FAIL.
+OPTIMUM_CHECKER = r'''
+#include "testlib.h"
+int main(int argc, char *argv[]) {
+    registerTestlibCmd(argc, argv);
+    int n = inf.readInt();
+    int best = ans.readInt();
+    int k = ouf.readInt();
+    std::vector<int> picked = ouf.readInts(k, 1, n, "picked");
+    if (k != best)
+        quitf(_wa, "expected %d numbers, found %d", best, k);
+    quitf(_ok, "%d numbers", k);
+}
+'''
+# Broken on the jury's data: its answer file is no number, so it FAILs whatever the output.
+BROKEN_ANSWER_CHECKER = r'''
+#include "testlib.h"
+int main(int argc, char *argv[]) {
+    registerTestlibCmd(argc, argv);
+    int best = ans.readInt();
+    int k = ouf.readInt();
+    quitf(k == best ? _ok : _wa, "%d", k);
+}
+'''
+
+
+def door_problem(checker: str, answer: bytes) -> Problem:
+    return Problem(id="test/door", title="", statement="", time_limit_ms=scaled(2000),
+                   memory_limit_mb=256, checker=checker, tests=(Case(b"20\n", answer),))
+
+
+@pytest.fixture(scope="module")
+def grader(require_sandbox):
+    with Grader(slot=next_slot(), cpu=quiet_cpu()) as g:
+        yield g
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_a_fail_the_output_provokes_is_wa_when_the_jury_answer_is_no_output(grader, door):
+    """`-1` as the count: readInts(-1, 1, n) FAILs. The jury's answer `15` given as the output is
+    PE (15 numbers expected after it), not FAIL, so the FAIL was the output's: WA, the checker's
+    FAIL line kept. (It was FAIL, left out of the metrics: the jury's answer was no valid
+    output, so it could not vouch for the FAIL, and the FAIL stood.)"""
+    problem = door_problem(OPTIMUM_CHECKER, b"15\n")
+    result = grader.grade((ADVERSARIAL / door).read_text(), DOORS[door], problem)
+    test = result.tests[-1]
+    assert result.verdict == "WA" and not result.judge_failure, test
+    assert result.exclusion_evidence is None
+    assert test.checker_message.startswith("the checker failed on this output but not on the "
+                                           "jury's answer (wrong output format Unexpected end of "
+                                           "file"), test
+    assert test.checker_message.endswith("FAIL readInts: size should be non-negative."), test
+    honest = "n = int(input())\nprint(15)\nprint(*range(1, 16))\n"
+    assert grader.grade(honest, "python", problem).verdict == "AC"
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_a_checker_broken_on_the_jurys_data_is_fail_with_evidence(grader, door):
+    """It FAILs on every output, the jury's answer included: the FAIL stands, with that as its
+    evidence."""
+    result = grader.grade((ADVERSARIAL / door).read_text(), DOORS[door],
+                          door_problem(BROKEN_ANSWER_CHECKER, b"fifteen\n"))
+    test = result.tests[-1]
+    assert result.verdict == "FAIL" and result.judge_failure, test
+    assert test.checker_message == 'FAIL Expected integer, but "fifteen" found (answer.txt)'
+    evidence = result.exclusion_evidence
+    assert evidence is not None and evidence.kind == "jury-data", test
+    assert evidence.detail == ("the checker fails on the jury's own answer given as the output "
+                               'too: FAIL Expected integer, but "fifteen" found (answer.txt)')
+

@@ -33,10 +33,12 @@ class CheckResult:
     # Full marks for a points result: the points the checker gives the jury's own answer
     # (judge.checkers.runner), or 1 for an interactor (judge.checkers.interaction_verdict).
     full_points: float | None = None
-    # The sandbox failed to run the checker (SE): no word on the output at all.
+    # The sandbox failed to run the checker (SE), or the machine starved it (BUSY): no word on
+    # the output at all.
     judge_error: bool = False
-    # For a FAIL: what shows it is the jury's and not the output's doing (judge.exclusion);
-    # a FAIL without it is the submission's (WA).
+    # For a FAIL: what shows it is the jury's and not the output's doing (judge.exclusion).
+    # CheckerRunner.check_output sets it on every FAIL it returns (a FAIL without it came from
+    # the output and is returned as WA); a bare check() leaves it None.
     evidence: Evidence | None = None
 
     @property

@@ -17,6 +17,7 @@ from judge import JudgeError
 from judge.checkers import CheckResult, check, checker_names, is_checker
 from judge.checkers.dataset_comparators import DATASET_COMPARATORS
 from judge.compiler import CompileResult
+from judge.exclusion import Evidence, EvidenceKind
 from judge.languages import LANGUAGES
 from judge.problems.model import is_checker_source
 from judge.sandbox import Limits, RunResult, Sandbox
@@ -30,6 +31,9 @@ JUDGE_TESTLIB = Path(__file__).resolve().parent / "testlib"
 KEPT_BUILDS = 4
 KEPT_JURY_WORDS = 1024
 PROVOKED_FAIL = "the checker failed on this output but accepts the jury's answer: "
+# The jury's answer is no valid output (an answer file that holds only the optimum, say): the
+# checker rejects it without failing, so the FAIL still came from this output.
+PROVOKED_FAIL_REJECTED = "the checker failed on this output but not on the jury's answer ({}): "
 
 
 class CheckerRunner:
@@ -71,21 +75,31 @@ class CheckerRunner:
                          f"benchmarks': {', '.join(DATASET_COMPARATORS)}; or a checker's source)")
 
     def check_output(self, checker: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
-        """The checker's word on a submission's output, weighed against its word on the jury's
-        answer (docs/design.md §4.4), so that no output leaves the metrics or scores by how it
-        breaks the checker: a FAIL that the jury's answer does not bring about was provoked by
-        the output and is WA; points are full marks only when they are the jury answer's."""
-        said = self.check(checker, input, output, answer)
+        """The checker's final word on a submission's output, weighed against its word on the
+        jury's answer (docs/design.md §4.4), so that no output leaves the metrics or scores by
+        how it breaks the checker. A FAIL stands only when the checker fails on the jury's
+        answer given as the output too (whatever the output, the jury's data is at fault), and
+        then carries that as its evidence; any other FAIL came from the output and is WA, the
+        checker's FAIL line kept in the message. A checker the sandbox failed to run (SE or
+        BUSY) is asked once more, and stands only when it fails to run again. Points are full
+        marks only when they are the jury answer's."""
+        said = self._word(checker, input, output, answer)
         if said.verdict not in (CheckerVerdict.FAIL, CheckerVerdict.POINTS) or said.judge_error:
             return said
         jury = self.jury_word(checker, input, answer)
+        if jury.judge_error:
+            return jury     # no word on the jury's answer: the sandbox's failure stands
         if said.verdict == CheckerVerdict.POINTS:
             return replace(said, full_points=jury.points
                            if jury.verdict == CheckerVerdict.POINTS else None)
-        if jury.verdict in (CheckerVerdict.OK, CheckerVerdict.POINTS):
-            return CheckResult(CheckerVerdict.WA, 1, PROVOKED_FAIL + said.message,
-                               raw_message=said.raw_message)
-        return said
+        if jury.verdict == CheckerVerdict.FAIL:
+            return replace(said, evidence=Evidence(
+                EvidenceKind.JURY_DATA, "the checker fails on the jury's own answer given as the "
+                f"output too: {_one_line(jury.message)}"))
+        prefix = (PROVOKED_FAIL if jury.verdict in (CheckerVerdict.OK, CheckerVerdict.POINTS)
+                  else PROVOKED_FAIL_REJECTED.format(_one_line(jury.message)))
+        return CheckResult(CheckerVerdict.WA, 1, prefix + said.message,
+                           raw_message=said.raw_message)
 
     def jury_word(self, checker: str, input: bytes, answer: bytes) -> CheckResult:
         """The checker's word on the jury's answer given as the output, kept for the tests
@@ -93,12 +107,25 @@ class CheckerRunner:
         key = hashlib.blake2b(b"\0".join((checker.encode(), input, answer)), digest_size=16).digest()
         word = self._jury_words.get(key)
         if word is None:
-            word = self.check(checker, input, answer, answer)
+            word = self._word(checker, input, answer, answer)
             if not word.judge_error:
                 if len(self._jury_words) >= KEPT_JURY_WORDS:
                     self._jury_words.pop(next(iter(self._jury_words)))
                 self._jury_words[key] = word
         return word
+
+    def _word(self, checker: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
+        """check(), asked once more when the sandbox failed to run the checker (SE or BUSY: no
+        word on the output at all); a second such failure stands, with that as its evidence."""
+        said = self.check(checker, input, output, answer)
+        if not said.judge_error:
+            return said
+        again = self.check(checker, input, output, answer)
+        if not again.judge_error:
+            return again
+        return replace(again, evidence=Evidence(
+            EvidenceKind.JURY_PROGRAM, "the checker's run failed in the sandbox twice: "
+            f"{_one_line(said.message)}; {_one_line(again.message)}"))
 
     def build(self, source: str, what: str = "checker") -> CompileResult:
         """Compiles a testlib program (a checker or an interactor) in the compile sandbox;
@@ -155,18 +182,23 @@ def exited_on_its_own(run: RunResult) -> bool:
 
 def testlib_result(run: RunResult, raw: bytes, what: str) -> CheckResult:
     """What a testlib program's run says: its exit code and the line it wrote to stderr. A run
-    that did not end by exiting (killed, past its limits, refused a call) is FAIL."""
+    that did not end by exiting (killed, past its limits, refused a call) is FAIL; one the
+    sandbox failed (SE) or the machine starved (BUSY) is a FAIL with judge_error: no word."""
     message = raw.decode(errors="replace").strip()
     if not exited_on_its_own(run):
         ended = run.error or (f"killed by {run.killed_by}" if run.killed_by else
                               f"signal {run.signal}" if run.signal else "")
         return CheckResult(CheckerVerdict.FAIL, 3, f"{what} {run.status}: {ended or message}",
-                           judge_error=run.status == Status.SE)
+                           judge_error=run.status in (Status.SE, Status.BUSY))
     code = run.exit_code
     assert code is not None, "a program that exited has an exit code"
     verdict = CHECKER_EXIT_VERDICTS.get(code, CheckerVerdict.FAIL)
     points = _points(message) if verdict == CheckerVerdict.POINTS else None
     return CheckResult(verdict, code, message, points=points, raw_message=raw)
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    return " ".join(text.split())[:limit]
 
 
 def _first_error(log: str) -> str:
