@@ -348,13 +348,27 @@ HUGE_TOKEN = {"python": "print('4' * 5000)\n",
                        'System.out.println("4".repeat(5000)); } }\n')}
 
 
+# A Template Haskell splice runs code inside GHC, here a socket the compile sandbox refuses; had
+# the compile gone through, the program would print the right answer.
+SOCKET_SPLICE = '''{-# LANGUAGE TemplateHaskell #-}
+import Language.Haskell.TH
+import System.Process (readProcess)
+
+main :: IO ()
+main = putStrLn $(runIO (readProcess "python3" ["-c", "import socket; socket.socket()"] ""
+                         >> return "alpha beta") >>= stringE)
+'''
+
+
 def doors() -> list[Door]:
     found = [Door("planted-interpreter.c", "ug/wcmp", "c", "#include <stdio.h>\n"
                   + PLANTED_INTERPRETER + 'int main(void) { puts("alpha beta"); return 0; }\n',
                   frozenset({Verdict.RE})),
              Door("planted-interpreter.cpp", "ug/wcmp", "cpp", "#include <cstdio>\n"
                   + PLANTED_INTERPRETER + 'int main() { std::puts("alpha beta"); }\n',
-                  frozenset({Verdict.RE}))]
+                  frozenset({Verdict.RE})),
+             Door("socket-splice.hs", "ug/wcmp", "haskell", SOCKET_SPLICE,
+                  frozenset({Verdict.CE}))]
     for language in ("python", "cpp", "java"):
         found.append(Door(f"huge-token.{language}", "ug/codecontests", language,
                           HUGE_TOKEN[language], frozenset({Verdict.WA})))

@@ -17,6 +17,7 @@ from judge import JudgeError
 from judge.evaluate.html_report import render_html
 from judge.evaluate.metrics import DEFAULT_KS, SampleResult, summarize
 from judge.evaluate.ratings import contest_rating, mle_rating
+from judge.exclusion import Evidence, EvidenceKind
 from judge.problems.model import natural_order
 from judge.verdicts import JUDGE_FAILURES, Verdict
 
@@ -73,7 +74,9 @@ def _sample_record(s, stored, run_id: int | None) -> dict:
         return rec
     if stored is None:
         rec.update(verdict=str(Verdict.SE), passed=False, reason="no result was stored", counted=False,
-                   excluded=True)
+                   excluded=True, exclusion_evidence=Evidence(
+                       EvidenceKind.JUDGE_ERROR, "the judge stored no result for this sample "
+                       "(an interrupted run): it is judged on the next one").to_dict())
         return rec
     r = stored.result
     compile_info = dict(r.get("compile", {}))
