@@ -25,6 +25,8 @@ pytestmark = pytest.mark.usefixtures("require_sandbox")
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = Path(__file__).parent / "interactive_programs"
+ADVERSARIAL = Path(__file__).parent / "adversarial"
+LANGUAGE_OF = {".cpp": "cpp", ".py": "python"}
 GUESS = PACK_SOURCES / "guess-the-number"
 GUESS_INTERACTOR = (GUESS / "interactor.cpp").read_text()
 GAMES = b"3\n10 7\n2 2\n1000000000 123456789\n"
@@ -119,10 +121,21 @@ def test_the_interactors_cpu_is_not_the_submissions(grader):
     ("flood_interactor.cpp", "FAIL", "interactor OLE"),
 ])
 def test_an_interactor_that_fails_is_never_the_submissions_fault(grader, interactor, verdict, words):
+    """Each fails before it reads a word from the program: the header's record shows it, and the
+    FAIL stands with that evidence."""
     result, test = grade(grader, GUESS / "sol.cpp",
                          guess_problem(interactor=(PROGRAMS / interactor).read_text()))
     assert result.verdict == verdict, test
     assert test.checker_message.startswith(words)
+    assert_jury_data(result)
+
+
+def assert_jury_data(result) -> None:
+    """A FAIL that stands, with the header's record as its evidence."""
+    assert result.verdict == "FAIL" and result.judge_failure, result.tests[-1]
+    evidence = result.exclusion_evidence
+    assert evidence is not None and evidence.kind == "jury-data", result.tests[-1]
+    assert "before it read" in evidence.detail
 
 
 def test_an_interactor_past_its_own_cpu_limit_is_fail(grader, monkeypatch):
@@ -131,6 +144,116 @@ def test_an_interactor_past_its_own_cpu_limit_is_fail(grader, monkeypatch):
                          guess_problem(interactor=(PROGRAMS / "spin_interactor.cpp").read_text()))
     assert result.verdict == "FAIL", test
     assert test.interactor.status == "TLE"
+    assert_jury_data(result)
+
+
+# Issue 43, finding 5: an interactor's FAIL is the jury's only when it failed before it read
+# anything the program wrote (the judge's testlib header records when it first did).
+# Takes a count from the program and reads that many numbers: testlib's readInts FAILs on -1.
+COUNT_INTERACTOR = r'''
+#include "testlib.h"
+#include <iostream>
+int main(int argc, char *argv[]) {
+    registerInteraction(argc, argv);
+    int n = inf.readInt();
+    std::cout << n << std::endl;
+    int k = ouf.readInt();
+    std::vector<int> picked = ouf.readInts(k, 1, n, "picked");
+    if (k != 2)
+        quitf(_wa, "expected 2 numbers, found %d", k);
+    quitf(_ok, "%d numbers", k);
+}
+'''
+# Fails on its own input before it says a word, whatever the program writes meanwhile.
+BROKEN_INPUT_INTERACTOR = r'''
+#include "testlib.h"
+#include <iostream>
+int main(int argc, char *argv[]) {
+    registerInteraction(argc, argv);
+    int n = inf.readInt(1, 100, "n");
+    std::cout << n << std::endl;
+    quitf(_ok, "%d", ouf.readInt());
+}
+'''
+# Echoes the program's first three lines to its stderr (where the header's records go), then
+# reads a count and that many numbers.
+ECHO_INTERACTOR = r'''
+#include "testlib.h"
+#include <iostream>
+int main(int argc, char *argv[]) {
+    registerInteraction(argc, argv);
+    int n = inf.readInt();
+    std::cout << n << std::endl;
+    for (int i = 0; i < 3; i++)
+        std::cerr << ouf.readLine() << std::endl;
+    int k = ouf.readInt();
+    ouf.readInts(k, 1, n, "picked");
+    quitf(_ok, "%d numbers", k);
+}
+'''
+HONEST_COUNT = "n = int(input())\nprint(2)\nprint(1, 2)\n"
+DOORS = ["door_negative_count.py", "door_negative_count.cpp"]
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_a_fail_the_program_provokes_in_the_interactor_is_wa(grader, tmp_path, door):
+    """`-1` as the count: the interactor FAILs (readInts: size should be non-negative) after
+    reading it. Before, that left the metrics; it is the program's WA, with the FAIL line kept."""
+    problem = guess_problem(interactor=COUNT_INTERACTOR, tests=b"5\n")
+    result, test = grade(grader, ADVERSARIAL / door, problem, LANGUAGE_OF[Path(door).suffix])
+    assert result.verdict == "WA" and not result.judge_failure, test
+    assert result.exclusion_evidence is None
+    assert test.checker_message.startswith("the interactor failed after it read the program's "
+                                           "output: interactor: FAIL readInts: size should be "
+                                           "non-negative"), test
+    honest = tmp_path / "honest.py"
+    honest.write_text(HONEST_COUNT)
+    result, test = grade(grader, honest, problem, "python")
+    assert result.verdict == "AC", test
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_an_interactor_that_fails_on_its_input_before_talking_is_fail(grader, door):
+    """The jury's input is broken: the interactor FAILs reading it before its first word, while
+    the program writes `-1` at once. Nothing the program wrote was read: FAIL, with evidence."""
+    problem = guess_problem(interactor=BROKEN_INPUT_INTERACTOR, tests=b"many\n")
+    result, test = grade(grader, ADVERSARIAL / door, problem, LANGUAGE_OF[Path(door).suffix])
+    assert_jury_data(result)
+    assert test.checker_message == 'interactor: FAIL Expected integer, but "many" found (input.txt)'
+
+
+def test_with_a_testlib_that_keeps_no_record_an_interactors_failure_is_the_programs(tmp_path):
+    """A real testlib (--testlib) writes no records: an interactor that FAILs, even before it
+    reads a word, has no evidence that the program did not cause it, so the program's WA.
+    (Here the judge's own header with its records turned off stands in for it.)"""
+    from judge.checkers.runner import JUDGE_TESTLIB
+    checkout = tmp_path / "testlib"
+    checkout.mkdir()
+    header = (JUDGE_TESTLIB / "testlib.h").read_text()
+    assert header.count('std::getenv("JUDGE_TESTLIB_MARK")') == 1
+    (checkout / "testlib.h").write_text(header.replace('std::getenv("JUDGE_TESTLIB_MARK")',
+                                                       "static_cast<const char *>(nullptr)"))
+    for path in (tmp_path, checkout, checkout / "testlib.h"):
+        path.chmod(0o755)
+    with Grader(slot=next_slot(), cpu=quiet_cpu(), testlib=str(checkout)) as unrecorded:
+        result, test = grade(unrecorded, ADVERSARIAL / "door_negative_count.py", guess_problem(
+            interactor=(PROGRAMS / "fail_interactor.cpp").read_text()), "python")
+    assert result.verdict == "WA" and result.exclusion_evidence is None, test
+    assert test.checker_message.startswith("the interactor failed, with no record that it had "
+                                           "not read the program's output: interactor: FAIL the "
+                                           "jury's data is broken"), test
+
+
+@pytest.mark.parametrize("door", ["door_forged_marks.py", "door_forged_marks.cpp"])
+def test_records_the_program_writes_are_not_the_judges(grader, door):
+    """The program writes the header's records itself, and the interactor echoes them to its
+    stderr before it FAILs on the program's -1: without the secret the judge gave the
+    interactor, they are the interactor's text, and the FAIL is the program's WA."""
+    problem = guess_problem(interactor=ECHO_INTERACTOR, tests=b"5\n")
+    result, test = grade(grader, ADVERSARIAL / door, problem, LANGUAGE_OF[Path(door).suffix])
+    assert result.verdict == "WA" and result.exclusion_evidence is None, test
+    assert "JUDGE-MARK 00000000000000000000000000000000 begin" in test.checker_message
+    assert "readInts: size should be non-negative" in test.checker_message
 
 
 @pytest.mark.parametrize("score, verdict", [("1", "AC"), ("0.5", "WA")])
@@ -247,6 +370,7 @@ def test_an_interactor_that_makes_a_refused_call_is_fail(grader, attempt, syscal
     result, test = grade(grader, GUESS / "sol.cpp", guess_problem(interactor=source))
     assert result.verdict == "FAIL" and test.interactor.status == "RF", test
     assert test.interactor.syscall == syscall
+    assert_jury_data(result)      # refused before it read a word from the program
 
 
 def test_a_slot_that_dies_mid_interaction_is_a_judge_error_and_the_grader_goes_on(grader):

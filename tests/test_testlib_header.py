@@ -652,3 +652,61 @@ def test_a_checker_broken_on_the_jurys_data_is_fail_with_evidence(grader, door):
     assert evidence.detail == ("the checker fails on the jury's own answer given as the output "
                                'too: FAIL Expected integer, but "fifteen" found (answer.txt)')
 
+
+# The header's records of when a program first read the submission's output (design §4.5),
+# from a program built and run on the host: what it writes to stderr, as the judge reads it.
+RECORDING_INTERACTOR = r'''
+#include "testlib.h"
+int main(int argc, char *argv[]) {
+    registerInteraction(argc, argv);
+    std::string mode = inf.readToken();
+    if (mode == "secret")
+        quitf(_ok, "%s", std::getenv("JUDGE_TESTLIB_MARK") ? "inherited" : "taken");
+    if (mode == "broken")
+        inf.readInt();                 // the jury's input ends here: FAIL before reading ouf
+    if (mode == "closed")
+        close(2);                      // the records go on, to the header's own copy
+    if (mode == "eof")
+        ouf.eof();                     // a mere look is a read
+    int k = ouf.readInt();
+    ouf.readInts(k);                   // -1: FAIL after reading
+    quitf(_ok, "%d", k);
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def recording_interactor(tmp_path_factory):
+    build = tmp_path_factory.mktemp("records")
+    (build / "interactor.cpp").write_text(RECORDING_INTERACTOR)
+    subprocess.run(["g++", "-std=c++17", "-O2", "-I", str(JUDGE_TESTLIB), "-o",
+                    str(build / "interactor"), str(build / "interactor.cpp")], check=True)
+    return build
+
+
+@pytest.mark.parametrize("mode, program_wrote, exit_code, output_read, message", [
+    ("secret", b"", 0, False, "ok taken"),
+    ("broken", b"-1\n", 3, False, "FAIL Unexpected end of file - int32 expected (input.txt)"),
+    ("read", b"-1\n", 3, True, "FAIL readInts: size should be non-negative."),
+    ("closed", b"-1\n", 3, True, ""),
+    ("eof", b"", 2, True, "wrong output format Unexpected end of file - int32 expected"),
+])
+def test_the_header_records_when_the_output_is_first_read(recording_interactor, mode,
+                                                         program_wrote, exit_code, output_read,
+                                                         message):
+    from judge.checkers.stream_marks import MARK_ENV, new_secret, take_marks
+    build = recording_interactor
+    (build / "input.txt").write_text(mode + "\n")
+    secret = new_secret()
+    done = subprocess.run([str(build / "interactor"), "input.txt", "tout.txt"], cwd=build,
+                          input=program_wrote, capture_output=True,
+                          env={**os.environ, MARK_ENV: secret}, timeout=60)
+    assert done.returncode == exit_code, done.stderr
+    marks, rest = take_marks(done.stderr, secret, 1 << 20)
+    assert marks is not None and marks.output_read == output_read, done.stderr
+    assert (marks.cpu_ms_before_output is not None) == output_read
+    assert rest.decode().strip() == message
+    # Without the judge's secret the header writes no record at all.
+    done = subprocess.run([str(build / "interactor"), "input.txt", "tout.txt"], cwd=build,
+                          input=program_wrote, capture_output=True, timeout=60)
+    assert b"JUDGE-MARK" not in done.stderr and done.returncode == exit_code

@@ -10,7 +10,11 @@ program sees the other's files or processes.
 
 Each supervisor relays its program's stdout into the pipe, so a program that writes after the
 other has ended never dies of SIGPIPE at a moment the scheduler picked: its bytes are counted
-as undelivered and the run goes on to its own end."""
+as undelivered and the run goes on to its own end.
+
+Each interaction gives the interactor a fresh secret, with which the judge's testlib.h records
+on its stderr when the interactor first read the submission's output: the evidence that an
+interactor's failure was the jury's (judge.checkers.stream_marks, docs/design.md §4.5)."""
 from __future__ import annotations
 
 import dataclasses
@@ -23,6 +27,7 @@ from pathlib import Path
 from judge import JudgeError
 from judge.checkers import CheckResult
 from judge.checkers.runner import CheckerRunner, testlib_result
+from judge.checkers.stream_marks import MARK_ENV, Marks, new_secret, read_stderr, take_marks
 from judge.sandbox import Limits, RunResult, Sandbox, box_files
 
 # The interactor's own limits, fixed and generous: its CPU is never the submission's. Its wall
@@ -44,11 +49,14 @@ INPUT, OUTPUT, ANSWER = "input.txt", "tout.txt", "answer.txt"
 @dataclass(frozen=True)
 class Interaction:
     """What one test's interaction gave: both runs' figures, the interactor's word on the
-    submission (FAIL when the interactor itself failed) and its output file."""
+    submission (FAIL when the interactor itself failed), its output file, and what the judge's
+    testlib header recorded of its reading of the submission's output (None: no record, as
+    with a real testlib; judge.checkers.stream_marks)."""
     submission: RunResult
     interactor: RunResult
     verdict: CheckResult
     output: bytes
+    marks: Marks | None = None
 
 
 # An interactive submission's wall clock runs this many times its usual one (max(2 x TL,
@@ -106,20 +114,21 @@ class InteractorRunner:
                                  f"({INTERACTOR_BOX_MB} MiB)") from None
             raise
         messages = os.memfd_create("interactor-stderr", os.MFD_CLOEXEC)
+        secret = new_secret()
+        stderr_limit = int(interactor_limits(limits).stderr_limit_mb * (1 << 20))
         try:
             submission_run, interactor_run = self._run_both(sandbox, submission, argv, limits,
-                                                            policy, messages)
-            os.lseek(messages, 0, os.SEEK_SET)
-            raw = os.read(messages, MESSAGE_LIMIT)
+                                                            policy, messages, secret)
+            marks, raw = take_marks(read_stderr(messages, stderr_limit), secret, stderr_limit)
         finally:
             os.close(messages)
         output = _read_regular_file(box, OUTPUT, INTERACTOR_OUTPUT_MB << 20)
-        said = dataclasses.replace(testlib_result(interactor_run, raw, "interactor"),
-                       full_points=INTERACTOR_FULL_POINTS)
-        return Interaction(submission_run, interactor_run, said, output)
+        said = dataclasses.replace(testlib_result(interactor_run, raw[:MESSAGE_LIMIT], "interactor"),
+                                   full_points=INTERACTOR_FULL_POINTS)
+        return Interaction(submission_run, interactor_run, said, output, marks)
 
     def _run_both(self, sandbox: Sandbox, submission: Sandbox, argv: list[str], limits: Limits,
-                  policy: str, messages: int) -> tuple[RunResult, RunResult]:
+                  policy: str, messages: int, secret: str) -> tuple[RunResult, RunResult]:
         with ExitStack() as ours:
             # Our copies of the pipes' ends close once both supervisors hold theirs: an end
             # left open here would keep the other program from ever seeing the end of input.
@@ -133,7 +142,7 @@ class InteractorRunner:
                 interactor = sandbox.begin([f"{BUILD_INSIDE}/code.exe", INPUT, OUTPUT, ANSWER],
                                            interactor_limits(limits), stdin=to_interactor[0],
                                            stdout=to_submission[1], stderr=messages,
-                                           interactive=True)
+                                           env={MARK_ENV: secret}, interactive=True)
             except BaseException:
                 ours.close()
                 program.wait()

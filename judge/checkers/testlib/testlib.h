@@ -21,6 +21,15 @@
  * program writes it (a read waits for the program's next bytes), what it writes to stdout
  * reaches the program, and `tout` is the output file, later the checker's output. It ends
  * with the same lines and exit codes; an accepted interaction is not checked for extra output.
+ *
+ * Run by the judge, the program is also given a fresh secret in JUDGE_TESTLIB_MARK; the header
+ * then writes two records to a copy of stderr, each in one write: "JUDGE-MARK <secret> begin"
+ * when the program registers, and "JUDGE-MARK <secret> read <CPU microseconds>" just before the
+ * program first looks at ouf (the submission's output). A program that failed with no "read"
+ * record had read none of the output: its failure is the jury's (docs/design.md §4.5). The
+ * submission never sees the secret, so it cannot write a record; nor can it keep one from being
+ * written, since the "read" record is written before the first byte of its output is read (and
+ * the program ends, as a FAIL, if it cannot be written).
  */
 #ifndef JUDGE_TESTLIB_H
 #define JUDGE_TESTLIB_H
@@ -51,6 +60,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define I64 "%lld"
@@ -105,6 +115,77 @@ struct State {
 inline State &state() {
     static State s = {false, false, true, false, false, -1, false, false, false};
     return s;
+}
+
+// The records the judge reads (see the top of this file). Trivially destructible, as State.
+struct Marks {
+    int fd;           // a copy of stderr made at registration: the program may close fd 2
+    bool outputRead;  // the program has looked at ouf
+    char secret[72];
+};
+
+inline Marks &marks() {
+    static Marks m = {-1, false, {0}};
+    return m;
+}
+
+inline bool writeMark(const char *text, size_t length) {
+    while (length > 0) {
+        ssize_t written = ::write(marks().fd, text, length);
+        if (written < 0 && errno == EINTR)
+            continue;
+        if (written <= 0)
+            return false;
+        text += written;
+        length -= static_cast<size_t>(written);
+    }
+    return true;
+}
+
+// At registration: takes the judge's secret (out of the environment, so that nothing the
+// program starts inherits it) and writes the "begin" record. No secret, no records.
+inline void beginMarks() {
+    const char *given = std::getenv("JUDGE_TESTLIB_MARK");
+    if (given == nullptr)
+        return;
+    std::string secret(given);
+    unsetenv("JUDGE_TESTLIB_MARK");
+    Marks &m = marks();
+    if (m.fd >= 0 || secret.empty() || secret.size() > 64 ||
+        secret.find_first_not_of("0123456789abcdef") != std::string::npos)
+        return;
+    int fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0)
+        return;
+    std::memcpy(m.secret, secret.c_str(), secret.size() + 1);
+    m.fd = fd;
+    std::string record = "JUDGE-MARK " + secret + " begin\n";
+    if (!writeMark(record.c_str(), record.size())) {
+        ::close(fd);
+        m.fd = -1;
+    }
+}
+
+// Before the program's first look at ouf: the "read" record with the CPU time it has used. A
+// record that cannot be written ends the program before it reads anything.
+inline void noteOutputRead() {
+    Marks &m = marks();
+    if (m.outputRead)
+        return;
+    m.outputRead = true;
+    if (m.fd < 0)
+        return;
+    long long micros = 0;
+    struct timespec cpu;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) == 0)
+        micros = static_cast<long long>(cpu.tv_sec) * 1000000LL + cpu.tv_nsec / 1000;
+    char record[128];
+    int length = std::snprintf(record, sizeof record, "JUDGE-MARK %s read %lld\n", m.secret, micros);
+    if (length <= 0 || static_cast<size_t>(length) >= sizeof record ||
+        !writeMark(record, static_cast<size_t>(length))) {
+        std::fputs("FAIL the judge's stream record could not be written\n", stderr);
+        std::_Exit(3);
+    }
 }
 
 const int kNoIndex = INT_MAX;
@@ -891,15 +972,27 @@ struct InStream {
     void quitif(bool condition, TResult result, const char *msg, ...) JUDGE_TESTLIB_PRINTF(4, 5);
     void ensuref(bool cond, const char *format, ...) JUDGE_TESTLIB_PRINTF(3, 4);
     void judge_testlib_ensure(bool cond, const std::string &message);  // stream.ensure(cond)
+    // ouf, once registered: the first look at its bytes writes the "read" record first.
+    void judge_testlib_watch() { watched_ = true; }
 
 private:
     std::string data_;
     size_t pos_ = 0;
     int readManyIndex_ = judge_testlib::kNoIndex;
     int streamFd_ = -1;  // >= 0 while more bytes may arrive from a streaming source
+    bool watched_ = false;
+
+    // Every look at the stream's bytes passes here (or through skipBom).
+    void look() {
+        if (watched_) {
+            watched_ = false;
+            judge_testlib::noteOutputRead();
+        }
+    }
 
     // Whether the byte at `index` exists, waiting for it on a streaming source.
     bool have(size_t index) {
+        look();
         while (index >= data_.size() && streamFd_ >= 0)
             pull();
         return index < data_.size();
@@ -1237,6 +1330,7 @@ inline void InStream::skipBlanks() {
 }
 
 inline void InStream::skipBom() {
+    look();
     if (data_.compare(pos_, 3, "\xEF\xBB\xBF") == 0)
         pos_ += 3;
 }
@@ -1881,16 +1975,19 @@ inline void InStream::judge_testlib_ensure(bool cond, const std::string &message
 // ------------------------------------------------------------------------ the command line
 
 inline void registerTestlibCmd(int argc, char *argv[]) {
+    judge_testlib::beginMarks();
     judge_testlib::state().registered = true;
     if (argc != 4)
         quit(_fail, "Program must be run with the following arguments: <input-file> <output-file> <answer-file>");
     inf.init(argv[1], _input);
     ouf.init(argv[2], _output);
     ouf.skipBom();
+    ouf.judge_testlib_watch();
     ans.init(argv[3], _answer);
 }
 
 inline void registerInteraction(int argc, char *argv[]) {
+    judge_testlib::beginMarks();
     judge_testlib::State &s = judge_testlib::state();
     s.registered = true;
     s.interactor = true;
@@ -1901,6 +1998,7 @@ inline void registerInteraction(int argc, char *argv[]) {
     if (tout.fail() || !tout.is_open())
         quit(_fail, std::string("Can not write to the test-output-file '") + argv[2] + "'");
     ouf.initStreaming(STDIN_FILENO, "stdin", _output);
+    ouf.judge_testlib_watch();
     if (argc >= 4)
         ans.init(argv[3], _answer);
     else
