@@ -344,7 +344,7 @@ class Grader:
                            argv: list[str], limits: Limits, lang: Language, *,
                            retried: bool) -> _Outcome | None:
         """The interaction's outcome with the evidence for an SE or BUSY; None to do it again."""
-        program, jury = interaction.submission, interaction.interactor
+        program, jury = decided.submission, interaction.interactor
         verdict, message, evidence = decided.verdict, decided.message, decided.evidence
 
         def control(command: Sequence[str]) -> RunResult:

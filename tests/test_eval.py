@@ -481,8 +481,8 @@ def test_a_checker_fail_the_output_provokes_is_the_sample_s_wa(tmp_path, audited
 
 @pytest.mark.parametrize("checker, message", [
     ("#include <cstdio>\nint main() { this is not C++ }\n", "the checker does not compile"),
-    ("#include <cstdio>\nint main() { return 1; }\n",
-     "the checker says WA to the jury's own answer of test 1"),
+    ("#include <cstdio>\nint main() { return 3; }\n",
+     "the checker says FAIL to the jury's own answer of test 1"),
     # Every test's answer is tried, not only the first: test 2's answer is 10.
     ("#include <fstream>\n#include <string>\nint main(int, char **argv) {\n"
      "    std::ifstream ans(argv[3]); std::string a; ans >> a; return a == \"10\" ? 3 : 0; }\n",

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from judge import JudgeError
 from judge.harness import check_tests, is_functional
 from judge.problems.model import Problem
+from judge.verdicts import CheckerVerdict
 
 if TYPE_CHECKING:
     from judge.grade import Grader
@@ -57,12 +58,13 @@ def _broken_checkers(grader: Grader, problems: list[Problem]) -> list[str]:
 
 
 def _refused_jury_answer(checkers, problem) -> str | None:
-    """Why the checker cannot judge: it does not accept the jury's own answer of some test.
-    Every test is tried, so that a FAIL while judging is never the jury's answer's doing and
-    a FAIL the output provokes can be told from one by the jury's answer (design §4.4)."""
+    """Why the checker cannot judge: it FAILs on the jury's own answer of some test, given as
+    the output, so that every sample would be a FAIL of the jury's. A WA or PE there is no
+    refusal: an answer file may hold only the jury's value (the optimum) while the output is
+    a construction the checker reads differently (design §4.4)."""
     for index, test in enumerate(problem.tests, 1):
         check = checkers.jury_word(problem.checker, test.input, test.output)
-        if check.verdict not in ("OK", "POINTS"):
+        if check.verdict == CheckerVerdict.FAIL:
             return (f"the checker says {check.verdict} to the jury's own answer of test {index} "
                     f"({' '.join(check.message.split())[:200]})")
     return None
