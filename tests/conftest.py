@@ -84,6 +84,47 @@ def quiet_cpu() -> int:
     return idlest_cpu(usable_cpus())
 
 
+class CpuWatch:
+    """How much of a CPU's time went to anything but idling while a block ran, measured from
+    outside the sandbox: the wall clock less /proc/stat's idle and iowait, which a NO_HZ kernel
+    accounts exactly, at idle entry and exit (docs/design.md §3.8).
+
+        with CpuWatch(sb.cpu) as watch:
+            r = sb.run(...)
+        watch.others_ms(r)      # what the CPU did beyond the run's own CPU time
+
+    A test that expects a wall-timer TLE from a program that waits on itself allows BUSY only
+    when the CPU really served others for more than half the run: on a loaded machine that is
+    what BUSY is for, on a quiet one the TLE stands."""
+
+    def __init__(self, cpu: int) -> None:
+        self.cpu = cpu
+        self.busy_ms = 0.0
+
+    def _idle_ms(self) -> float:
+        with open("/proc/stat") as stat:
+            for line in stat:
+                if line.startswith(f"cpu{self.cpu} "):
+                    idle, iowait = line.split()[4:6]
+                    return (int(idle) + int(iowait)) * 1000 / os.sysconf("SC_CLK_TCK")
+        raise AssertionError(f"/proc/stat has no cpu{self.cpu}")
+
+    def __enter__(self) -> CpuWatch:
+        self._start = (time.monotonic(), self._idle_ms())
+        return self
+
+    def __exit__(self, *exc) -> None:
+        wall = (time.monotonic() - self._start[0]) * 1000
+        self.busy_ms = wall - (self._idle_ms() - self._start[1])
+
+    def others_ms(self, run) -> float:
+        return self.busy_ms - run.cpu_time_ms
+
+    def starved(self, run, slack_ms: float = 100) -> bool:
+        """Whether others had the CPU for more than half of the run's wall time."""
+        return self.others_ms(run) > run.wall_time_ms / 2 - scaled(slack_ms)
+
+
 def _time_scale() -> float:
     raw = os.environ.get(SCALE_ENV, "").strip()
     try:

@@ -209,11 +209,20 @@ def test_languages_health_readiness_and_openapi(server):
 
 def test_metrics(server):
     server.post("/run_code", {"code": "print(1)", "language": "python"})
-    server.post("/run_code", {"code": "while True: pass", "language": "python", "run_timeout": 0.2})
+    # A spinner stopped by its 200 ms wall clock is TLE, or BUSY when other work took more
+    # than half of its CPU (a loaded machine): judged again then, as eval does, and each
+    # answer counted under its own status.
+    seen = []
+    while "TLE" not in seen and len(seen) < 5:
+        seen.append(server.post("/run_code", {"code": "while True: pass", "language": "python",
+                                              "run_timeout": 0.2}).json()["verdict"])
+    assert set(seen) <= {"TLE", "BUSY"}, seen
     text = server.get("/metrics").text
     assert "judge_serve_queue_length 0.0" in text
     assert server.metric("judge_serve_runs_total", endpoint="run_code", status="OK") >= 1
-    assert server.metric("judge_serve_runs_total", endpoint="run_code", status="TLE") >= 1
+    for status in set(seen):
+        assert server.metric("judge_serve_runs_total", endpoint="run_code",
+                             status=status) >= seen.count(status), seen
     assert server.metric("judge_serve_run_seconds_count", endpoint="run_code") >= 2
     assert 'judge_serve_run_seconds_bucket{endpoint="run_code",le="0.1"}' in text
     assert "judge_serve_slot_restarts_total" in text and "judge_serve_slots 2.0" in text
