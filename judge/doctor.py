@@ -90,6 +90,10 @@ def _sandbox_checks() -> list[Check]:
         with Sandbox(box=None) as sandbox:
             result = sandbox.run(["/bin/true"], Limits(time_limit_ms=2000))
             vsock = _vsock_check(sandbox)
+        fallback = None
+        if sandbox.busy_clock == "nohz-idle":    # what a slot without it (no root) would use
+            with Sandbox(box=None, busy_clock="cpuidle") as lesser:
+                fallback = (lesser.busy_clock, lesser.busy_clock_reason)
     except SandboxError as exc:
         return [Check("sandbox", False, str(exc),
                       "refuses to run programs (never runs them unconfined)", required=True)]
@@ -107,7 +111,38 @@ def _sandbox_checks() -> list[Check]:
                         "a CPU-limit kill may wait for the end of the program's time slice "
                         "(needs root with CAP_SYS_NICE)"))
     checks.append(vsock)
+    checks.append(busy_clock_check(sandbox.busy_clock, sandbox.busy_clock_reason, fallback))
     return checks
+
+
+# What each clock BUSY's figure can be measured on is (native/starvation.c, docs/design.md §3.8).
+BUSY_CLOCKS = {
+    "nohz-idle": "the kernel's idle time, accounted at idle entry and exit (NO_HZ: /proc/stat's "
+                 "idle and iowait); BUSY's figure is exact to 20 ms",
+    "cpuidle": "the residency of the run's CPU in its cpuidle states, read on that CPU; BUSY's "
+               "figure is exact to microseconds",
+    "none": "only busy time sampled at the kernel's ticks, which a program can steer by running "
+            "around them: no run is BUSY here",
+}
+
+
+def busy_clock_check(clock: str | None, reason: str | None,
+                     fallback: tuple[str | None, str | None] | None = None) -> Check:
+    """Which clock the sandbox measures a starved run's outside work on, and so whether BUSY
+    can be told here at all (a submission must not be able to fake it, §6.5); with `fallback`,
+    the clock a slot gets without the best one (and why)."""
+    detail = f"{clock}: {BUSY_CLOCKS.get(clock or '', 'unknown to this judge')}"
+    if reason:
+        detail += f" (no better clock: {reason})"
+    if fallback is not None:
+        lesser, why = fallback
+        detail += (f"; without it, {lesser}" if lesser != "none" else
+                   f"; without it, none ({why.split('; ')[-1] if why else 'no cpuidle states'})")
+    return Check("busy clock", clock in BUSY_CLOCKS and clock != "none", detail,
+                 "a run starved of CPU by other work is the TLE of its wall clock, never BUSY "
+                 "(judge eval re-runs a TLE alone, design §6.4); a NO_HZ kernel and the judge "
+                 "as root (to read /proc/timer_list), or cpuidle states on a pinned slot, give "
+                 "an exact clock")
 
 
 VSOCK_PROBE = f"import socket; socket.socket({int(socket.AF_VSOCK)}, socket.SOCK_STREAM).close()"

@@ -59,6 +59,8 @@ extern const int protocol_reply_field_count;
 struct protocol_text { const char *name; const char *text; };
 extern const struct protocol_text protocol_killed_by[];
 extern const int protocol_killed_by_count;
+extern const struct protocol_text protocol_busy_clocks[];
+extern const int protocol_busy_clock_count;
 
 extern const char *const cgroup_v1_controllers[];
 extern const int cgroup_v1_controller_count;

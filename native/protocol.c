@@ -31,7 +31,12 @@ const int protocol_reply_field_count = 0 PROTOCOL_REPLY_FIELDS(PROTOCOL_COUNT);
 const struct protocol_text protocol_killed_by[] = {PROTOCOL_KILLED_BY(PROTOCOL_TEXT_ENTRY)};
 const int protocol_killed_by_count = 0 PROTOCOL_KILLED_BY(PROTOCOL_COUNT);
 
+const struct protocol_text protocol_busy_clocks[] = {PROTOCOL_BUSY_CLOCKS(PROTOCOL_TEXT_ENTRY)};
+const int protocol_busy_clock_count = 0 PROTOCOL_BUSY_CLOCKS(PROTOCOL_COUNT);
+
 const char *killed_by_text(enum killed_by reason) { return protocol_killed_by[reason].text; }
+
+const char *busy_clock_text(enum busy_clock clock) { return protocol_busy_clocks[clock].text; }
 
 static int take_string(char *data, uint32_t len, char **out) {
     if (len == 0 || data[len - 1] != '\0')

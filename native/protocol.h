@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* Raised on any change a peer built from other sources would misread. */
-#define PROTOCOL_VERSION 2
+#define PROTOCOL_VERSION 3
 
 /* --slot takes 0 .. PROTOCOL_SLOT_COUNT - 1; as root, slot N's programs run as host uid
  * PROTOCOL_HOST_UID_BASE + N (judge/sandbox/slots.py hands the slots out). */
@@ -62,7 +62,9 @@ enum request_fd_bit {
     X(cgroup, text, cgroup)                  \
     X(uid, text, uid)                        \
     X(priority, text, priority)              \
-    X(cgroup_reason, text, cgroup_reason)
+    X(cgroup_reason, text, cgroup_reason)    \
+    X(busy_clock, text, busy_clock)          \
+    X(busy_clock_reason, text, busy_clock_reason)
 
 /* The reply's fields: X(key, kind, member of struct run_result), sent in this order. */
 #define PROTOCOL_REPLY_FIELDS(X)                 \
@@ -81,6 +83,7 @@ enum request_fd_bit {
     X(syscall, int, syscall_nr)                  \
     X(cpu_source, text, cpu_source)              \
     X(memory_source, text, memory_source)        \
+    X(busy_clock, text, busy_clock)              \
     X(error, text, error)
 // clang-format on
 
@@ -100,6 +103,22 @@ enum killed_by {
 #define PROTOCOL_KILLED_BY_ENUM(name, text) KILLED_BY_##name,
     PROTOCOL_KILLED_BY(PROTOCOL_KILLED_BY_ENUM)
 #undef PROTOCOL_KILLED_BY_ENUM
+};
+
+/* The clocks a run's outside work (BUSY's figure, native/starvation.c) is measured on, best
+ * first, as the ready message's and the reply's busy_clock name them: X(name, text). NONE: the
+ * host offers only tick-sampled figures, which a program can steer; no run is BUSY there. */
+// clang-format off
+#define PROTOCOL_BUSY_CLOCKS(X)      \
+    X(NOHZ_IDLE, "nohz-idle")        \
+    X(CPUIDLE, "cpuidle")            \
+    X(NONE, "none")
+// clang-format on
+
+enum busy_clock {
+#define PROTOCOL_BUSY_CLOCK_ENUM(name, text) BUSY_CLOCK_##name,
+    PROTOCOL_BUSY_CLOCKS(PROTOCOL_BUSY_CLOCK_ENUM)
+#undef PROTOCOL_BUSY_CLOCK_ENUM
 };
 
 /* The same definitions as data, for the Python side. */
@@ -125,6 +144,8 @@ extern const struct protocol_field protocol_reply_fields[];
 extern const int protocol_reply_field_count;
 extern const struct protocol_text protocol_killed_by[];
 extern const int protocol_killed_by_count;
+extern const struct protocol_text protocol_busy_clocks[];
+extern const int protocol_busy_clock_count;
 
 /* The supervisor's side of the wire (protocol.c). */
 struct run_request;
@@ -137,6 +158,8 @@ struct slot_ready {
     const char *uid;      /* "separate" or "mapped-self" */
     const char *priority; /* "raised" or "normal" */
     const char *cgroup_reason;
+    const char *busy_clock;        /* a PROTOCOL_BUSY_CLOCKS text */
+    const char *busy_clock_reason; /* why no better clock (empty for the best) */
 };
 
 int read_request(int sock, char *buf, size_t cap, struct run_request *req);
@@ -145,5 +168,7 @@ int write_result(int sock, const struct run_result *res);
 int write_startup_error(int sock, const char *message);
 /* The reply's text for what stopped a run. */
 const char *killed_by_text(enum killed_by reason);
+/* The ready message's and the reply's text for a clock. */
+const char *busy_clock_text(enum busy_clock clock);
 
 #endif

@@ -27,6 +27,7 @@ struct slot_config {
     bool privileged;         /* started by root: a second, unprivileged uid runs the programs */
     bool priority_raised;    /* the supervisor could raise its scheduling priority */
     char cgroup_reason[384]; /* why no cgroup is used (empty when one is) */
+    enum busy_clock best_busy_clock;     /* --busy-clock: the best clock BUSY may be measured on */
     const char *binds[MAX_BINDS];        /* host paths, read-only ... */
     const char *bind_targets[MAX_BINDS]; /* ... seen at these paths inside */
     int nbinds;
@@ -61,7 +62,8 @@ struct run_result {
     const char *killed_by;      /* NULL, or killed_by_text() of what stopped the run */
     int syscall_nr;             /* -1 unless a refused syscall was seen */
     const char *cpu_source, *memory_source;
-    char error[512]; /* non-empty: the judge failed (SE) */
+    const char *busy_clock; /* the clock waiting_ns's bound was measured on (starvation.c) */
+    char error[512];        /* non-empty: the judge failed (SE) */
 };
 
 #endif

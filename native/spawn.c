@@ -404,6 +404,7 @@ void run_result_init(struct run_result *res) {
     res->syscall_nr = -1;
     res->cpu_source = "rusage";
     res->memory_source = "rusage";
+    res->busy_clock = busy_clock_text(BUSY_CLOCK_NONE);
 }
 
 /* What every wait of a run watches (see wait_on_set). */
@@ -676,6 +677,7 @@ static bool send_go(struct run *run, const struct seccomp_notif *notif) {
     }
     run->start = now_ns();
     starvation_mark(&run->starvation);
+    run->res->busy_clock = busy_clock_text(run->starvation.clock);
     struct seccomp_notif_resp go = {.id = notif->id, .val = CHILD_PARK_GO, .error = 0, .flags = 0};
     if (ioctl(run->listener, SECCOMP_IOCTL_NOTIF_SEND, &go) < 0) {
         abandon_child(run, "sandbox setup: go-ahead");
@@ -949,7 +951,10 @@ static void check_wall_clock(struct run *run, uint64_t now) {
      * cannot, and it says nothing of a program that sleeps. */
     struct sched_figures live = {0, 0, 0};
     scan_live_processes(&live, NULL);
-    uint64_t outside = starvation_outside_ns(&run->starvation, run_cpu_so_far_ns(run, &live));
+    uint64_t outside;
+    enum busy_clock clock =
+        starvation_outside_ns(&run->starvation, run_cpu_so_far_ns(run, &live), &outside);
+    run->res->busy_clock = busy_clock_text(clock);
     run->res->waiting_ns = live.waiting_ns < outside ? live.waiting_ns : outside;
     run->res->killed_by = killed_by_text(KILLED_BY_WALL_TIMER);
 }

@@ -52,7 +52,8 @@ static void on_parent_death(int sig) {
 static void usage(void) {
     die("usage: judge-supervisor --sock FD --slot N [--cpu C] [--box DIR [--box-writable] | "
         "--box-tmpfs-mb MB] [--tmp-mb MB] [--cgroup auto|v1|v2|none] [--bind HOST[=INSIDE]]... "
-        "[--parent-pid PID] [--delivery-ms MS] [--one-shot] [--verbose]");
+        "[--busy-clock auto|nohz-idle|cpuidle|none] [--parent-pid PID] [--delivery-ms MS] "
+        "[--one-shot] [--verbose]");
 }
 
 static long parse_number(const char *text, long min, long max) {
@@ -73,6 +74,7 @@ static const struct option options[] = {
     {"tmp-mb", required_argument, NULL, 't'},
     {"cgroup", required_argument, NULL, 'g'},
     {"bind", required_argument, NULL, 'B'},
+    {"busy-clock", required_argument, NULL, 'k'},
     {"parent-pid", required_argument, NULL, 'p'},
     {"delivery-ms", required_argument, NULL, 'd'},
     {"box-tmpfs-mb", required_argument, NULL, 'T'},
@@ -88,6 +90,7 @@ static void set_defaults(struct slot_config *cfg) {
     cfg->tmp_mb = 64;
     cfg->delivery_ms = 60000;
     cfg->cgroup_auto = true;
+    cfg->best_busy_clock = BUSY_CLOCK_NOHZ_IDLE;
 }
 
 /* --cgroup auto|v1|v2|none */
@@ -101,6 +104,21 @@ static void take_cgroup_mode(struct slot_config *cfg, const char *mode) {
         cfg->cgroup = CGROUP_NONE;
     else if (!cfg->cgroup_auto)
         usage();
+}
+
+/* --busy-clock auto|nohz-idle|cpuidle|none: the best clock BUSY's figure may be measured on
+ * (auto: the best the host offers); a worse one is taken when the host lacks it. */
+static void take_busy_clock(struct slot_config *cfg, const char *name) {
+    if (strcmp(name, "auto") == 0) {
+        cfg->best_busy_clock = BUSY_CLOCK_NOHZ_IDLE;
+        return;
+    }
+    for (int i = 0; i < protocol_busy_clock_count; i++)
+        if (strcmp(name, protocol_busy_clocks[i].text) == 0) {
+            cfg->best_busy_clock = (enum busy_clock)i;
+            return;
+        }
+    usage();
 }
 
 /* --bind HOST or --bind HOST=INSIDE, both absolute. */
@@ -133,6 +151,7 @@ static void take_option(struct slot_config *cfg, int opt, char *value) {
     case 'T': cfg->box_tmpfs_mb = (unsigned)parse_number(value, 1, 1 << 20); break;
     case 'g': take_cgroup_mode(cfg, value); break;
     case 'B': take_bind(cfg, value); break;
+    case 'k': take_busy_clock(cfg, value); break;
     default: usage();
     }
 }
@@ -182,12 +201,16 @@ static void map_ids(pid_t child, const struct slot_config *cfg) {
 /* With a tmpfs box the judge reaches the box through a descriptor sent with the ready message:
  * the tmpfs exists only in the sandbox's mount namespace. */
 static int send_ready(const struct slot_config *cfg) {
+    const char *busy_clock_reason;
+    enum busy_clock busy_clock = starvation_clock(&busy_clock_reason);
     struct slot_ready ready = {
         .protocol = PROTOCOL_VERSION,
         .cgroup = cgroup_mode_name(cfg->cgroup),
         .uid = cfg->privileged ? "separate" : "mapped-self",
         .priority = cfg->priority_raised ? "raised" : "normal",
         .cgroup_reason = cfg->cgroup_reason,
+        .busy_clock = busy_clock_text(busy_clock),
+        .busy_clock_reason = busy_clock_reason,
     };
     if (!cfg->box_tmpfs_mb)
         return write_ready(cfg->sock, &ready, -1);
@@ -241,7 +264,7 @@ static void __attribute__((noreturn)) serve(struct slot_config *cfg) {
     if (sethostname("judge", 5) < 0)
         die("sethostname: %m");
     bring_up_loopback();
-    starvation_open(cfg->cpu);
+    starvation_open(cfg->cpu, cfg->best_busy_clock);
     setup_root(cfg);
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
         die("prctl dumpable: %m");

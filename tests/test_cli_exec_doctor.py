@@ -198,6 +198,18 @@ def test_doctor_reports_the_cgroup_detection_the_sandbox_uses(require_sandbox):
         assert not checks["cgroup v2"]["ok"], checks["cgroup v2"]
 
 
+def test_doctor_names_the_busy_clock_the_sandbox_uses(require_sandbox):
+    """Which clock a starved run's outside work is measured on (design §3.8), as a started slot
+    reports it; "none" (no run can be BUSY) is a warning, not a failure."""
+    from judge.sandbox import Sandbox
+    out = judge("doctor", "--json")
+    busy = {c["name"]: c for c in json.loads(out.stdout)["checks"]}["busy clock"]
+    with Sandbox(box=None) as sb:
+        clock = sb.busy_clock
+    assert busy["detail"].startswith(f"{clock}: ") and busy["ok"] == (clock != "none"), busy
+    assert not busy["required"] and busy["without"], busy
+
+
 def test_exec_more_arguments_than_the_supervisor_takes_is_refused(require_sandbox):
     out = judge("exec", "--", "true", *["x"] * 300)
     assert out.returncode == 2, (out.stdout, out.stderr)

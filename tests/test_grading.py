@@ -88,8 +88,8 @@ def test_verdicts(grader, problem_id, kind, lang):
     # The runs were made in the suite's mode.
     sources = [t.run.sources for t in result.tests if t.run is not None]
     if SUITE_CGROUP == "none":
-        assert all(s == {"cpu": "rusage", "memory": "rusage+tmpfs", "processes": "threads-only"}
-                   for s in sources), sources
+        assert all(s == {"cpu": "rusage", "memory": "rusage+tmpfs", "processes": "threads-only",
+                         "busy": s["busy"]} for s in sources), sources
     elif SUITE_CGROUP in ("v1", "v2"):
         assert all(s["cpu"] == f"cgroup-{SUITE_CGROUP}" for s in sources), sources
     if kind == "AC":

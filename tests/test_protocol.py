@@ -81,6 +81,26 @@ def test_killed_by_is_the_header_s_and_the_enum_s():
     assert set(re.findall(r"`([a-z-]+)`", row.split("|")[3])) == set(listed.values())
 
 
+def test_busy_clocks_are_the_header_s_and_every_side_knows_them():
+    """The clocks BUSY's figure is measured on are protocol.h's; the judge knows "none" as no
+    exact clock (no BUSY evidence), judge doctor describes each, docs/protocol.md lists them,
+    and a started slot names one in its ready message and in each reply."""
+    from judge.doctor import BUSY_CLOCKS
+    from judge.sandbox.verdict import NO_BUSY_CLOCK
+    listed = dict(re.findall(r'X\((\w+), "([^"]+)"\)', header_macro("PROTOCOL_BUSY_CLOCKS")))
+    assert protocol.definitions().busy_clocks == listed
+    assert listed["NONE"] == NO_BUSY_CLOCK and set(BUSY_CLOCKS) == set(listed.values())
+    row = next(line for line in (HEADER.parents[1] / "docs" / "protocol.md").read_text().splitlines()
+               if line.startswith("| `busy_clock` |") and "PROTOCOL_BUSY_CLOCKS" in line)
+    assert set(re.findall(r"`([a-z-]+)`", row.split("|")[3])) == set(listed.values())
+
+
+def test_a_slot_names_its_busy_clock(sb):
+    assert sb.busy_clock in protocol.definitions().busy_clocks.values()
+    assert (sb.busy_clock_reason is None) == (sb.busy_clock == "nohz-idle"), sb.busy_clock_reason
+    assert sb.run(["./exitcode", "0"]).sources["busy"] == sb.busy_clock
+
+
 def test_a_reply_carries_exactly_the_header_fields_in_order(sb):
     message = sb._encode(["./exitcode", "3"], Limits(), None, "native", None, [None] * 3)
     sb._send(message, [])

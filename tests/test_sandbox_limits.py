@@ -43,6 +43,7 @@ from conftest import (
 from judge import JudgeError
 from judge.config import Config
 from judge.sandbox import Limits, Sandbox, SandboxError
+from judge.sandbox.verdict import busy_evidence
 
 pytestmark = pytest.mark.sandbox
 
@@ -391,10 +392,11 @@ def test_slot_mode_reason_and_sources(sb):
     if sb.cgroup == "none":
         reason = sb.cgroup_reason
         assert isinstance(reason, str) and reason.strip() and "\n" not in reason, reason
-        assert r.sources == NONE_SOURCES, r
+        assert r.sources == {**NONE_SOURCES, "busy": sb.busy_clock}, r
     else:
         assert sb.cgroup in ("v1", "v2") and sb.cgroup_reason is None, sb.cgroup_reason
-        assert r.sources == {"cpu": f"cgroup-{sb.cgroup}", "memory": f"cgroup-{sb.cgroup}"}, r
+        assert r.sources == {"cpu": f"cgroup-{sb.cgroup}", "memory": f"cgroup-{sb.cgroup}",
+                             "busy": sb.busy_clock}, r
 
 
 def test_judge_cgroup_sets_the_default_mode_and_an_explicit_mode_wins(make_sandbox, box,
@@ -424,7 +426,7 @@ def test_cgroup_none_ok_with_its_figures(make_sandbox):
     ok, out, _ = run(sb, ["./mem", "16"], Limits(memory_limit_mb=64, time_limit_ms=scaled(2000)))
     assert ok.status == "OK" and out.strip() == "touched 16 MiB", ok
     assert 16 * 1024 <= ok.memory_kb <= 24 * 1024, ok
-    assert ok.sources == NONE_SOURCES, ok
+    assert ok.sources == {**NONE_SOURCES, "busy": sb.busy_clock}, ok
 
 
 def test_cgroup_none_cpu_tle(make_sandbox):
@@ -472,7 +474,8 @@ def test_cgroup_none_build_policy_keeps_processes(make_sandbox):
                       Limits(time_limit_ms=scaled(3000)))
     assert r.status == "OK", (r, err)
     assert out.strip() == "child done", (out, err)
-    assert r.sources == {"cpu": "rusage", "memory": "rusage+tmpfs", "processes": "waited-children"}, r
+    assert r.sources == {"cpu": "rusage", "memory": "rusage+tmpfs", "processes": "waited-children",
+                         "busy": sb.busy_clock}, r
     assert 200 <= r.cpu_time_ms <= scaled(3000), r
 
 
@@ -538,6 +541,7 @@ UNPRIVILEGED_SCRIPT = textwrap.dedent("""
     with Sandbox(box=box, slot=slot) as sb:
         out["cgroup"], out["uid_mode"] = sb.cgroup, sb.uid_mode
         out["cgroup_reason"] = sb.cgroup_reason
+        out["busy_clock"], out["busy_clock_reason"] = sb.busy_clock, sb.busy_clock_reason
         cases = {
             "ok": (["./mem", "16"], Limits(memory_limit_mb=64, time_limit_ms=ms(2000))),
             "tle": (["./spin", "ms", "-1"], Limits(time_limit_ms=300,
@@ -606,6 +610,11 @@ def _check_unprivileged_runs(out: dict) -> None:
     for attempt in ("idle-init", "renice-init"):
         assert out[attempt] == {"status": "OK", "said": f"{attempt} returned -1 errno EPERM\n"}, out
     assert out["tmpfs_box"] == {"status": "OK", "read_back": "judgejudge"}, out["tmpfs_box"]
+    # /proc/timer_list, which tells whether the kernel accounts idle time exactly, is root's:
+    # BUSY is measured on the cpuidle states of the slot's CPU where it has them, else nowhere.
+    assert out["busy_clock"] in ("cpuidle", "none"), out
+    assert "/proc/timer_list" in out["busy_clock_reason"], out
+    assert ok["sources"]["busy"] == out["busy_clock"], ok
     # Nothing of it is left running as nobody: no supervisor, no program.
     leftovers = [p for p in processes_of_uid(65534) if p.split()[1] in UNPRIVILEGED_NAMES]
     assert not leftovers, leftovers
@@ -621,7 +630,7 @@ def test_unprivileged_mode(box, require_sandbox):
     _check_unprivileged_runs(out)
     mle = out["mle"]
     assert mle["killed_by"] == "memory" and mle["memory_kb"] <= 64 * 1.25 * 1024 + 16 * 1024, mle
-    assert out["ok"]["sources"] == NONE_SOURCES, out["ok"]
+    assert out["ok"]["sources"] == {**NONE_SOURCES, "busy": out["busy_clock"]}, out["ok"]
 
 
 def _remove_cgroup_tree(directory: Path) -> None:
@@ -668,7 +677,8 @@ if os.geteuid() == 0 and {"memory", "pids"} <= v2_controllers() and shutil.which
             assert out["cgroup"] == "v2" and out["cgroup_reason"] is None, out
             assert out["uid_mode"] == "mapped-self", out
             _check_unprivileged_runs(out)
-            assert out["ok"]["sources"] == {"cpu": "cgroup-v2", "memory": "cgroup-v2"}, out
+            assert out["ok"]["sources"] == {"cpu": "cgroup-v2", "memory": "cgroup-v2",
+                                            "busy": out["busy_clock"]}, out
             assert 64 * 1024 < out["mle"]["memory_kb"] <= (64 + 64 // 8 + 4 + 1) * 1024, out
             # The judge made its leaf and its slots in the delegated cgroup, and removed the
             # slots when they closed.
@@ -710,6 +720,38 @@ def assert_own_tle(r, watch: CpuWatch) -> None:
     assert r.waiting_ms < r.wall_time_ms / 2, r
 
 
+@pytest.fixture(scope="module")
+def tick_aligned(box) -> Path:
+    """tests/adversarial/tick_aligned.cpp built into the box, and its Python twin beside it."""
+    source = REPO / "tests" / "adversarial" / "tick_aligned.cpp"
+    subprocess.run(["g++", "-O2", "-static", "-pthread", "-o", str(box / "tick_aligned"),
+                    str(source)], check=True)
+    shutil.copy(source.with_suffix(".py"), box / "tick_aligned.py")
+    (box / "tick_aligned").chmod(0o755)
+    (box / "tick_aligned.py").chmod(0o644)
+    return box
+
+
+@pytest.mark.parametrize("language, clock", [("c++", "auto"), ("c++", "cpuidle"),
+                                             ("python", "auto")])
+def test_a_run_cannot_make_itself_busy_through_tick_sampling(make_sandbox, tick_aligned,
+                                                             language, clock):
+    """32 threads on the CPU only from just before each tick to just after it, woken together:
+    the kernel's tick-sampled busy time charges the CPU ~100% while they use a few percent, and
+    they wait for each other at every tick. Measured against the run's exact CPU time, the rest
+    looked like work outside the run: BUSY in 17 of 19 runs on a quiet CPU (TLE half a tick
+    off), in every cgroup mode. Measured on one exact clock, it is the program's own TLE; BUSY
+    only where the CPU really served others for more than half the run (a loaded machine), on
+    whichever exact clock the host offers ("cpuidle" tries the fallback where it has better)."""
+    sb = make_sandbox(policy="python" if language == "python" else "native", busy_clock=clock)
+    argv = ["./tick_aligned"] if language == "c++" else ["/usr/bin/python3", "tick_aligned.py"]
+    for _ in range(3):
+        with CpuWatch(sb.cpu) as watch:
+            r = sb.run(argv, Limits(time_limit_ms=1000, wall_time_limit_ms=2000))
+        assert r.sources["busy"] == sb.busy_clock, (r, sb.busy_clock_reason)
+        assert_own_tle(r, watch)
+
+
 def test_a_stderr_flood_does_not_make_a_run_busy(sb):
     """The supervisor relaying a flood of output is the judge's work for the run, not the
     machine being busy."""
@@ -718,12 +760,15 @@ def test_a_stderr_flood_does_not_make_a_run_busy(sb):
     assert_own_tle(r, watch)
 
 
-def test_a_run_starved_of_cpu_is_busy_not_tle(make_sandbox):
-    """Eight spinners share the slot's CPU with the program: the wall timer stops it after a
+@pytest.mark.parametrize("clock", ["auto", "cpuidle", "none"])
+def test_a_run_starved_of_cpu_is_busy_not_tle(make_sandbox, clock):
+    """Four spinners share the slot's CPU with the program: the wall timer stops it after a
     fraction of its CPU limit, and it spent most of the run waiting for a CPU. That is BUSY (the
-    machine was too busy to judge), not a TLE charged to the program; a program that sleeps
-    past its wall limit waits for nothing and stays TLE."""
-    sb = make_sandbox()
+    machine was too busy to judge), not a TLE charged to the program, on each exact clock the
+    host offers, with the clock as its evidence; a program that sleeps past its wall limit waits
+    for nothing and stays TLE. Where no exact clock measures it ("none": tick-sampled figures
+    only, which a program can steer), nothing is BUSY: the starved run is its wall clock's TLE."""
+    sb = make_sandbox(busy_clock=clock)
     # Each spinner runs in a sandbox slot of its own, on the program's CPU: every slot is a
     # cgroup of its own, so the spinners take the CPU from the program as much under cgroup v2's
     # CPU weights (which share a CPU between cgroups, not processes) as without them.
@@ -747,8 +792,15 @@ def test_a_run_starved_of_cpu_is_busy_not_tle(make_sandbox):
         for h in hogs:
             h.kill()     # the supervisor, and its run, die with the process that started it
             h.wait()
-    assert starved.status == "BUSY" and starved.killed_by == "wall-timer", starved
-    assert starved.cpu_time_ms < 1000 and starved.waiting_ms > starved.wall_time_ms / 2, starved
+    assert starved.sources["busy"] == sb.busy_clock, (starved, sb.busy_clock_reason)
+    if sb.busy_clock == "none":
+        assert starved.status == "TLE" and starved.killed_by == "wall-timer", starved
+        assert starved.waiting_ms == 0 and busy_evidence(starved) is None, starved
+    else:
+        assert starved.status == "BUSY" and starved.killed_by == "wall-timer", starved
+        assert starved.cpu_time_ms < 1000 and starved.waiting_ms > starved.wall_time_ms / 2, \
+            starved
+        assert busy_evidence(starved).detail.endswith(f"on {sb.busy_clock}"), starved
     sleeping = sb.run(["./sleeper", "100000"], Limits(time_limit_ms=100, wall_time_limit_ms=500))
     assert sleeping.status == "TLE" and sleeping.killed_by == "wall-timer", sleeping
     assert sleeping.waiting_ms < sleeping.wall_time_ms / 2, sleeping

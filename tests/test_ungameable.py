@@ -9,7 +9,8 @@ failure: SE, FAIL, BUSY) nor be AC, so none scores better than printing nothing.
 - exits that mimic testlib's codes (1, 2, 3, 4, 7), testlib words on stderr, a closed stdout,
   deaths by SIGKILL, SIGXCPU and SIGSEGV;
 - self-contention (threads and processes that wait for each other), sleeps and yields, fork
-  and thread storms, output and stderr floods, a memory bomb;
+  and thread storms, output and stderr floods, a memory bomb, threads on the CPU only around
+  the kernel's ticks (which sample busy time);
 - for an interactive problem: a query never flushed, bytes written after the end, and all of
   the above against the interactor.
 Every one runs against every standard checker, custom testlib checkers that FAIL on hostile
@@ -303,7 +304,7 @@ BEHAVIOURS = {
     "Contention.java": False, "yield_and_sleep.cpp": False, "sleeper.py": True,
     "fork_storm.cpp": False, "thread_storm.py": False, "ThreadStorm.java": False,
     "stderr_flood.cpp": True, "stdout_flood.cpp": False, "memory_bomb.cpp": False,
-    "closed_stdout_spin.cpp": False,
+    "closed_stdout_spin.cpp": False, "tick_aligned.cpp": False, "tick_aligned.py": False,
 }
 INTERACTIVE_ONLY = ("unflushed_query.cpp", "writes_after_the_end.cpp")
 LANGUAGE_OF = {".cpp": "cpp", ".py": "python", ".java": "java"}
@@ -468,6 +469,7 @@ def test_the_behaviours_end_as_the_submission_s_own_failure(evaluation):
         "ThreadStorm.java": {Verdict.TLE, Verdict.RE, Verdict.MLE},
         "stderr_flood.cpp": {Verdict.TLE}, "stdout_flood.cpp": {Verdict.OLE},
         "memory_bomb.cpp": {Verdict.MLE}, "closed_stdout_spin.cpp": {Verdict.TLE},
+        "tick_aligned.cpp": {Verdict.TLE}, "tick_aligned.py": {Verdict.TLE},
     }
     wrong = {name: verdicts[(name, SLOW_PROBLEM)] for name, allowed in expected_slow.items()
              if verdicts[(name, SLOW_PROBLEM)] not in allowed}

@@ -29,6 +29,7 @@ class Definitions:
     ready_fields: dict[str, str]    # key -> kind ("int", "u64", "text"), in the order sent
     reply_fields: dict[str, str]
     killed_by: dict[str, str]       # what stopped a run: name -> the reply's killed_by text
+    busy_clocks: dict[str, str]     # what BUSY's figure is measured on: name -> busy_clock text
 
 
 @functools.cache
@@ -47,6 +48,10 @@ def definitions() -> Definitions:
         return {ffi.string(entry.key).decode(): ffi.string(entry.kind).decode()
                 for entry in table[0:count]}
 
+    def texts(table, count: int) -> dict[str, str]:
+        return {ffi.string(entry.name).decode(): ffi.string(entry.text).decode()
+                for entry in table[0:count]}
+
     return Definitions(
         version=lib.PROTOCOL_VERSION, slot_count=lib.PROTOCOL_SLOT_COUNT,
         host_uid_base=lib.PROTOCOL_HOST_UID_BASE, max_args=lib.PROTOCOL_MAX_ARGS,
@@ -55,8 +60,8 @@ def definitions() -> Definitions:
         fd_bits=names(lib.protocol_fd_bits, lib.protocol_fd_bit_count),
         ready_fields=fields(lib.protocol_ready_fields, lib.protocol_ready_field_count),
         reply_fields=fields(lib.protocol_reply_fields, lib.protocol_reply_field_count),
-        killed_by={ffi.string(entry.name).decode(): ffi.string(entry.text).decode()
-                   for entry in lib.protocol_killed_by[0:lib.protocol_killed_by_count]})
+        killed_by=texts(lib.protocol_killed_by, lib.protocol_killed_by_count),
+        busy_clocks=texts(lib.protocol_busy_clocks, lib.protocol_busy_clock_count))
 
 
 # -- requests ---------------------------------------------------------------------------------

@@ -71,7 +71,9 @@ class RunResult:
     output_bytes: int
     killed_by: KilledBy | None
     syscall: str | None              # name of the refused syscall
-    sources: dict = field(default_factory=dict)   # {"cpu": ..., "memory": ...}
+    # Where the figures come from: {"cpu": ..., "memory": ..., "busy": the clock the outside
+    # work bounding waiting_ms was measured on ("none": no exact clock, never BUSY)}.
+    sources: dict = field(default_factory=dict)
     error: str | None = None         # text for SE
     # CPU the sandbox's own child spent between fork and execve (rlimits, the seccomp filter):
     # not in cpu_time_ms, but in the program's own clocks, which start at fork.

@@ -125,13 +125,17 @@ class Sandbox:
     one_shot: the slot serves a single run (run_once, `judge exec`): its supervisor prepares
     nothing for a next run and ends with the reply, and the slot is closed without waiting for
     its clean-up; a further run starts a fresh supervisor.
+    busy_clock: the best clock a starved run's outside work may be measured on (BUSY, design
+    §3.8): "auto" (the best the host offers), "nohz-idle", "cpuidle" or "none" (no run is BUSY);
+    `sandbox.busy_clock` says which the slot took.
     """
 
     def __init__(self, box: str | os.PathLike | None = None, policy: str = "native", *,
                  slot: int = COMMAND.first, cpu: int | None = None, cgroup: str | None = None,
                  box_writable: bool = False, box_tmpfs_mb: int | None = None,
                  tmp_size_mb: int = 64, binds: tuple = (), env: dict[str, str] | None = None,
-                 delivery_timeout_ms: int = DELIVERY_TIMEOUT_MS, one_shot: bool = False) -> None:
+                 delivery_timeout_ms: int = DELIVERY_TIMEOUT_MS, one_shot: bool = False,
+                 busy_clock: str = "auto") -> None:
         if box_tmpfs_mb is not None and (box is not None or box_writable):
             raise SandboxError("a tmpfs box replaces the box directory: give one or the other")
         if box is not None:
@@ -143,6 +147,8 @@ class Sandbox:
         if cgroup not in CGROUP_MODES:
             raise SandboxError(f"unknown cgroup mode {cgroup!r} ({', '.join(CGROUP_MODES)}; "
                                "the default comes from JUDGE_CGROUP)")
+        if busy_clock != "auto" and busy_clock not in protocol.definitions().busy_clocks.values():
+            raise SandboxError(f"unknown busy clock {busy_clock!r}")
         policy_bpf(policy)  # validates the name early
         self.box = box
         self.policy = policy
@@ -157,10 +163,16 @@ class Sandbox:
         self.one_shot = one_shot
         self.binds = tuple(binds)
         self.env = dict(DEFAULT_ENV if env is None else env)
+        # The best clock BUSY's figure may be measured on ("auto": the best the host offers; a
+        # test asks for a worse one to try it where the host has better).
+        self.busy_clock_request = busy_clock
         self.cgroup: str | None = None
         self.cgroup_reason: str | None = None   # why no cgroup is used, when none is
         self.uid_mode: str | None = None
         self.priority_raised = False
+        # The clock BUSY's figure is measured on (native/starvation.c), and why no better one.
+        self.busy_clock: str | None = None
+        self.busy_clock_reason: str | None = None
         self._process: subprocess.Popen | None = None
         self._sock: socket.socket | None = None
         self._notes: BinaryIO | None = None      # the supervisor's stderr
@@ -186,7 +198,8 @@ class Sandbox:
         args = [str(supervisor), "--sock", str(theirs.fileno()), "--slot", str(self.slot),
                 "--cpu", str(self.cpu), "--tmp-mb", str(self.tmp_size_mb),
                 "--cgroup", self.cgroup_request, "--parent-pid", str(os.getpid()),
-                "--delivery-ms", str(self.delivery_timeout_ms)]
+                "--delivery-ms", str(self.delivery_timeout_ms),
+                "--busy-clock", self.busy_clock_request]
         if logger.isEnabledFor(logging.DEBUG):
             args.append("--verbose")
         if self.box is not None:
@@ -227,6 +240,8 @@ class Sandbox:
         self.uid_mode = ready.text("uid")
         self.priority_raised = ready.text("priority") == "raised"
         self.cgroup_reason = ready.text("cgroup_reason") or None
+        self.busy_clock = ready.text("busy_clock")
+        self.busy_clock_reason = ready.text("busy_clock_reason") or None
         return self
 
     def close(self, wait: bool = True) -> None:
@@ -540,6 +555,7 @@ class Sandbox:
             killed_by=fields.text("killed_by") or None,
             syscall=syscall_name(number) if number >= 0 else None,
             sources={"cpu": fields.text("cpu_source"), "memory": fields.text("memory_source"),
+                     "busy": fields.text("busy_clock"),
                      **({"processes": processes} if processes else {})},
             error=fields.text("error") or None,
         )
