@@ -189,8 +189,9 @@ def test_cli_run_quick_start_and_json(require_sandbox):
                          "max_memory_kb"}
     assert set(data["tests"][0]) == {"index", "verdict", "cpu_time_ms", "wall_time_ms", "memory_kb",
                                      "exit_code", "signal", "checker_message", "killed_by",
-                                     "stderr_tail", "interactor"}
+                                     "stderr_tail", "interactor", "exclusion_evidence"}
     assert "Traceback" in data["tests"][0]["stderr_tail"]
+    assert data["exclusion_evidence"] is None and data["tests"][0]["exclusion_evidence"] is None
 
 
 @pytest.mark.parametrize("args, message", [
