@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from judge.exclusion import Evidence, EvidenceKind
 from judge.sandbox.result import CANNOT_EXECUTE, RunResult
+from judge.sandbox.verdict import busy_evidence
 from judge.verdicts import KilledBy, Status
 
 # A program that cannot be executed exits as a shell reports it (POSIX: 127 not found, 126 not
@@ -75,7 +76,6 @@ def weigh_run(run: RunResult, argv: Sequence[str], control: Control, *,
 
 def weigh_busy(run: RunResult) -> WeighedRun:
     """A BUSY run with its CPU figure as evidence, or without one the TLE its wall clock says."""
-    from judge.sandbox.verdict import busy_evidence
     evidence = busy_evidence(run)
     if evidence is None:
         return WeighedRun(dataclasses.replace(run, status=Status.TLE,
