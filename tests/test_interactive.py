@@ -150,20 +150,7 @@ def test_an_interactor_past_its_own_cpu_limit_is_fail(grader, monkeypatch):
 # Issue 43, finding 5: an interactor's FAIL is the jury's only when it failed before it read
 # anything the program wrote (the judge's testlib header records when it first did).
 # Takes a count from the program and reads that many numbers: testlib's readInts FAILs on -1.
-COUNT_INTERACTOR = r'''
-#include "testlib.h"
-#include <iostream>
-int main(int argc, char *argv[]) {
-    registerInteraction(argc, argv);
-    int n = inf.readInt();
-    std::cout << n << std::endl;
-    int k = ouf.readInt();
-    std::vector<int> picked = ouf.readInts(k, 1, n, "picked");
-    if (k != 2)
-        quitf(_wa, "expected 2 numbers, found %d", k);
-    quitf(_ok, "%d numbers", k);
-}
-'''
+COUNT_INTERACTOR = (PROGRAMS / "count_interactor.cpp").read_text()
 # Fails on its own input before it says a word, whatever the program writes meanwhile.
 BROKEN_INPUT_INTERACTOR = r'''
 #include "testlib.h"

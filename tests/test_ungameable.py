@@ -87,39 +87,17 @@ CUSTOM_CHECKERS = {"count": COUNT_CHECKER, "points": POINTS_CHECKER}
 CUSTOM_ANSWERS = {"count": "2\n1 2", "points": "12.5"}
 
 # The doors of issue 43 (docs/design.md §6.5), each a problem with its honest program.
-# A checker whose answer file holds only the jury's value (the optimum) while the output is a
-# construction: the jury's answer is no valid output, so it cannot vouch for a FAIL.
-OPTIMUM_CHECKER = r'''
-#include "testlib.h"
-int main(int argc, char* argv[]) {
-    registerTestlibCmd(argc, argv);
-    int n = inf.readInt();
-    int best = ans.readInt();
-    int k = ouf.readInt();
-    std::vector<int> picked = ouf.readInts(k, 1, n, "picked");
-    if (k != best) quitf(_wa, "expected %d numbers, found %d", best, k);
-    quitf(_ok, "%d numbers", k);
-}
-'''
-# An interactor that takes a count from the program and reads that many numbers: -1 FAILs it.
-COUNT_INTERACTOR = r'''
-#include "testlib.h"
-#include <iostream>
-int main(int argc, char* argv[]) {
-    registerInteraction(argc, argv);
-    int n = inf.readInt();
-    std::cout << n << std::endl;
-    int k = ouf.readInt();
-    std::vector<int> picked = ouf.readInts(k, 1, n, "picked");
-    if (k != 2) quitf(_wa, "expected 2 numbers, found %d", k);
-    quitf(_ok, "%d numbers", k);
-}
-'''
+# The count checker again, with an answer file that holds only the jury's value (the optimum)
+# while the output is a construction: the jury's answer is no valid output, so it cannot vouch
+# for a FAIL. An interactor that takes a count from the program and reads that many numbers:
+# -1 FAILs either (testlib's readInts).
+COUNT_INTERACTOR = (Path(__file__).resolve().parent / "interactive_programs"
+                    / "count_interactor.cpp").read_text()
 HONEST_COUNT = "n = int(input())\nprint(2)\nprint(1, 2)\n"
 # problem id: (checker, interactor, the answer file, the honest program)
 DOOR_PROBLEMS = {
     "ug/codecontests": ("codecontests", None, "42", "print(42)\n"),
-    "ug/custom-optimum": (OPTIMUM_CHECKER, None, "2", HONEST_COUNT),
+    "ug/custom-optimum": (COUNT_CHECKER, None, "2", HONEST_COUNT),
     "ug/interactive-count": ("", COUNT_INTERACTOR, "2", HONEST_COUNT),
 }
 
