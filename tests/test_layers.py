@@ -13,12 +13,12 @@ PACKAGE = ROOT / "judge"
 # Bottom up. A module belongs to the first layer with a prefix of its name.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("judge", "judge.verdicts", "judge.config", "judge.cpus", "judge.ownership", "judge.cache",
-     "judge.build_info", "judge._native"),
+     "judge.build_info", "judge._native", "judge.exclusion"),
     ("judge.sandbox",),
     ("judge.problems", "judge.harness"),
-    ("judge.languages", "judge.compile_cache", "judge.compiler"),
+    ("judge.languages", "judge.compile_cache", "judge.compiler", "judge.compile_control"),
     ("judge.checkers",),
-    ("judge.grade", "judge.single_run"),
+    ("judge.grade", "judge.single_run", "judge.run_evidence"),
     ("judge.audit",),
     ("judge.evaluate",),
     ("judge.service",),
