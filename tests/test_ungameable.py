@@ -35,7 +35,14 @@ from pathlib import Path
 import pytest
 import sandbox_fusion as sf
 
-from conftest import EVAL_SLOTS, PACK_SOURCES, scaled, scaled_time_factors_env
+from conftest import (
+    EVAL_SLOTS,
+    PACK_SOURCES,
+    CpuWatch,
+    next_slot,
+    scaled,
+    scaled_time_factors_env,
+)
 from judge.verdicts import JUDGE_FAILURES, Verdict
 from serving import Server
 
@@ -362,6 +369,50 @@ def door_samples() -> list[dict]:
             for d in doors()]
 
 
+# ------------------------------------------------------------------------------ a busy machine
+
+CONFIRMATIONS = 3
+_busy_confirmed: dict[tuple[str, str, str], bool] = {}
+
+
+def busy_because_the_machine_is(row: dict) -> bool:
+    """Whether a sample a path answered BUSY was starved by the machine, not by itself. On a
+    loaded machine (CI's other core busy, a VM beside it) BUSY is the right answer for a
+    program that waits for a CPU others took, and it carries that figure as its evidence; but the
+    figure is the judge's own. So the sample is judged again here, on the quietest CPU watched
+    from outside (CpuWatch: the CPU's exact idle time), up to CONFIRMATIONS times: each time it
+    must end as its own failure, or as BUSY while the CPU really served others for more than
+    half the run. A program that makes itself BUSY fails here; one the load starved does not."""
+    key = (row["problem_id"], row["language"], row["code"])
+    if key not in _busy_confirmed:
+        _busy_confirmed[key] = _judged_again_on_a_watched_cpu(row)
+    return _busy_confirmed[key]
+
+
+def _judged_again_on_a_watched_cpu(row: dict) -> bool:
+    import tempfile
+
+    from judge.cpus import idlest_cpu, usable_cpus
+    from judge.grade import Grader
+    from judge.problems.registry import resolve
+    with tempfile.TemporaryDirectory() as tmp:
+        dataset = Path(tmp) / "problems.jsonl"
+        dataset.write_text("".join(json.dumps(r) + "\n" for r in problem_rows()))
+        problem = resolve(row["problem_id"], str(dataset))
+        cpu = idlest_cpu(usable_cpus())
+        with Grader(slot=next_slot(), cpu=cpu) as grader:
+            for _ in range(CONFIRMATIONS):
+                with CpuWatch(cpu) as watch:
+                    result = grader.grade(row["code"], row["language"], problem)
+                if result.verdict == Verdict.AC or (result.verdict in JUDGE_FAILURES
+                                                    and result.verdict != Verdict.BUSY):
+                    return False
+                run = result.tests[-1].run if result.tests else None
+                if result.verdict == Verdict.BUSY and (run is None or not watch.starved(run)):
+                    return False            # BUSY on a CPU others left alone: a door
+    return True
+
+
 # ------------------------------------------------------------------------------ judge eval
 
 def judge_eval(tmp: Path, rows: list[dict]) -> tuple[subprocess.CompletedProcess, Path]:
@@ -404,12 +455,22 @@ def test_eval_counts_every_adversary_and_accepts_none(evaluation):
     done, summary = evaluation["done"], evaluation["summary"]
     assert "Traceback" not in done.stderr
     gamed = [describe(row, rec) for row, rec in evaluation["adversaries"]
-             if rec["verdict"] == Verdict.AC or rec["verdict"] in JUDGE_FAILURES
-             or not rec["counted"]]
+             if rec["verdict"] == Verdict.AC or (rec["verdict"] in JUDGE_FAILURES or not rec["counted"])
+             and not starved_by_the_machine(row, rec)]
     assert not gamed, f"{len(gamed)} adversarial samples scored or left the metrics:\n" + \
         "\n".join(gamed)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert summary["complete"] is True and summary["excluded"]["count"] == 0, summary["excluded"]
+    starved = sum(starved_by_the_machine(row, rec) for row, rec in evaluation["adversaries"])
+    assert done.returncode == (3 if starved else 0), done.stderr[-3000:]
+    assert summary["complete"] is not starved and summary["excluded"]["count"] == starved, \
+        summary["excluded"]
+
+
+def starved_by_the_machine(row: dict, record: dict) -> bool:
+    """A sample eval left BUSY, with its CPU figure as evidence, that the load of this machine
+    starved (busy_because_the_machine_is)."""
+    evidence = record.get("exclusion_evidence") or {}
+    return (record["verdict"] == Verdict.BUSY and evidence.get("kind") == "cpu-clock"
+            and busy_because_the_machine_is(row))
 
 
 def test_eval_accepts_every_honest_answer(evaluation):
@@ -426,8 +487,9 @@ def test_eval_scores_no_problem_above_printing_nothing(evaluation):
     summary = evaluation["summary"]
     counted = {p: (d["n"], d["c"]) for p, d in summary["problems"].items()}
     samples = {}
-    for row, _ in evaluation["honest"] + evaluation["adversaries"]:
-        samples[row["problem_id"]] = samples.get(row["problem_id"], 0) + 1
+    for row, record in evaluation["honest"] + evaluation["adversaries"]:
+        if not starved_by_the_machine(row, record):
+            samples[row["problem_id"]] = samples.get(row["problem_id"], 0) + 1
     assert {p: c for p, (_, c) in counted.items()} == {p: int(p not in NEVER_AC) for p in samples}
     assert {p: n for p, (n, _) in counted.items()} == samples
 
@@ -435,7 +497,8 @@ def test_eval_scores_no_problem_above_printing_nothing(evaluation):
 def test_the_behaviours_end_as_the_submission_s_own_failure(evaluation):
     """Time spent by the program itself is its own: self-contention, storms and floods are TLE
     (or the limit they hit), never BUSY, whatever their pattern of threads and processes."""
-    verdicts = {(row["adversary"], row["problem_id"]): rec["verdict"]
+    verdicts = {(row["adversary"], row["problem_id"]):
+                Verdict.TLE if starved_by_the_machine(row, rec) else rec["verdict"]
                 for row, rec in evaluation["adversaries"] if row["adversary"] in BEHAVIOURS
                 or row["adversary"] in INTERACTIVE_ONLY}
     expected_slow = {
@@ -521,7 +584,9 @@ def test_submit_answers_every_adversary_and_accepts_none(submissions):
     for row, result in submissions:
         who = f"{row.get('adversary', 'honest')} on {row['problem_id']} ({row['language']})"
         if isinstance(result, Exception):
-            failures.append(f"{who}: the client raised {result!r}"[:300])
+            refused_as_busy = "(BUSY:" in str(result) and "[evidence: cpu-clock" in str(result)
+            if not (refused_as_busy and busy_because_the_machine_is(row)):
+                failures.append(f"{who}: the client raised {result!r}"[:300])
             continue
         verdict = result.extra.get("verdict")
         honest = "adversary" not in row
