@@ -5,7 +5,7 @@ import logging
 # logging configuration). Without one, nothing reaches stderr.
 logging.getLogger("judge").addHandler(logging.NullHandler())
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 class JudgeError(Exception):

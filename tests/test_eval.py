@@ -295,7 +295,7 @@ def test_e2e_provenance_names_the_build_that_graded(e2e):
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True,
                           text=True).stdout.strip()
     assert build["commit"] == head and isinstance(build["dirty"], bool)
-    assert len(build["source_hash"]) == 64 and build["label"].startswith("0.1.0+g" + head[:12])
+    assert len(build["source_hash"]) == 64 and build["label"].startswith(f"{judge.__version__}+g{head[:12]}")
     assert provenance["graded_by_builds"] == [build["label"]]
     audit = provenance["audit"]
     assert audit["command"] == ("judge audit --quick" if audit["outcome"]["quick"]
