@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from judge import JudgeError
+from judge.busy_retry import BusyRetry, grading_is_busy
 from judge.evaluate import extract
 from judge.evaluate.generations import Generation, parse_row
 from judge.evaluate.runner import evaluate as run_evaluation
@@ -160,15 +161,21 @@ def functional_program(code: str, problem: Problem, language: str = "python") ->
 
 def grade(code: str, language: Language | str, problem: Problem | str, *,
           dataset: str | None = None, all_tests: bool = False,
-          testlib: str | None = None) -> GradeResult:
+          testlib: str | None = None, busy_retry: BusyRetry | None = None) -> GradeResult:
     """Grades one submission (as written; for a functional problem the class or function) on
     ``problem`` (a Problem, or an id looked up in ``dataset``): compile, run every test in order
-    under its limits, check, and stop at the first failing test unless ``all_tests``."""
+    under its limits, check, and stop at the first failing test unless ``all_tests``. A grading the
+    machine starved (BUSY) is done again, alone, as `judge serve` does (``busy_retry``): a BUSY
+    comes back only when the machine stayed overloaded."""
     task = load_problem(problem, dataset) if isinstance(problem, str) else problem
-    with _grade_slots.hold(1) as slot:
-        with Grader(slot=slot, cpu=slots.cpu_of(slot - _grade_slots.slots.start),
-                    testlib=testlib) as grader:
-            return grader.grade(code, language, task, all_tests=all_tests)
+
+    def attempt(alone: bool) -> GradeResult:
+        # Alone: every slot of this process's grading range held, so no other call runs.
+        with _grade_slots.hold(len(_grade_slots.slots) if alone else 1) as slot:
+            with Grader(slot=slot, cpu=slots.cpu_of(slot - _grade_slots.slots.start),
+                        testlib=testlib) as grader:
+                return grader.grade(code, language, task, all_tests=all_tests)
+    return (busy_retry or BusyRetry()).resolve(attempt, grading_is_busy)
 
 
 async def grade_async(code: str, language: Language | str, problem: Problem | str,
@@ -246,5 +253,5 @@ def _out_dir(out: str | Path | None) -> Iterator[Path]:
 
 __all__ = ["load_problems", "load_problem", "extract_code", "ExtractedCode",
            "functional_program", "grade", "grade_async", "evaluate", "evaluate_async",
-           "Grader", "GradeResult", "TestResult", "EvalResult", "IncompleteEvaluation",
+           "Grader", "GradeResult", "TestResult", "EvalResult", "IncompleteEvaluation", "BusyRetry",
            "Generation", "Problem", "TestCase", "JudgeError"]

@@ -18,7 +18,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("judge.problems", "judge.harness"),
     ("judge.languages", "judge.compile_cache", "judge.compiler", "judge.compile_control"),
     ("judge.checkers",),
-    ("judge.grade", "judge.single_run", "judge.run_evidence"),
+    ("judge.grade", "judge.single_run", "judge.run_evidence", "judge.busy_retry"),
     ("judge.audit",),
     ("judge.evaluate",),
     ("judge.service",),

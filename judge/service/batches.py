@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Literal
 
 from judge import JudgeError
+from judge.busy_retry import grading_is_busy
 from judge.service.errors import ApiError, ErrorResponse
 from judge.service.gradings import Grading, grade_response, judge_failure
 from judge.service.runtime import Service
@@ -76,7 +77,8 @@ class Batch:
         service = self.service
         while True:
             try:
-                result = await service.run_detached(grading.job(), "batch", f"batch:{self.id}")
+                result = await service.run_detached(grading.job(), "batch", f"batch:{self.id}",
+                                                    busy=grading_is_busy)
             except ApiError as exc:
                 if exc.error == "queue_full" and not self.cancelled:
                     await asyncio.sleep(service.settings.retry_after_s)

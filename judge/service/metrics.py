@@ -29,14 +29,18 @@ class Metrics:
         self.wait_seconds = Histogram("judge_serve_queue_wait_seconds", "Time a job waited for "
                                       "a slot.", ["endpoint"], buckets=LATENCY_BUCKETS, registry=r)
         self.rejected = Counter("judge_serve_rejected", "Requests refused before running, by "
-                                "reason (queue_full, too_large, invalid, unauthorized, "
-                                "draining, requests_held, answers_held, send_timeout: an "
-                                "answer dropped after its job ran).", ["reason"], registry=r)
+                                "reason (queue_full, queue_timeout: waited past its client's "
+                                "time, too_large, invalid, unauthorized, draining, "
+                                "requests_held, answers_held, send_timeout: an answer dropped "
+                                "after its job ran).", ["reason"], registry=r)
         self.cancelled = Counter("judge_serve_cancelled", "Queued jobs dropped because their "
                                  "client went away.", registry=r)
         self.held_bytes = Gauge("judge_serve_held_bytes", "Bytes held for clients, by kind: "
                                 "request bodies (being read, queued or running) and answers "
                                 "(being sent).", ["kind"], registry=r)
+        self.busy_reruns = Counter("judge_serve_busy_reruns", "Re-runs of work the machine "
+                                   "starved of CPU (BUSY), by endpoint (judge.busy_retry).",
+                                   ["endpoint"], registry=r)
         self.slot_restarts = Counter("judge_serve_slot_restarts", "Slots rebuilt after a "
                                      "failure of their sandboxes or worker thread.", registry=r)
 

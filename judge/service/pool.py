@@ -9,15 +9,19 @@ newest job gives up its place (and is answered QueueFull) to the newcomer. A job
 was cancelled before a worker took it (its client went away) is dropped unrun. A job that
 breaks its slot's sandboxes (SandboxError: a supervisor died or hung) rebuilds the slot and is
 tried once more on the fresh one; a worker thread that dies anyway is replaced, and both count
-in judge_serve_slot_restarts_total."""
+in judge_serve_slot_restarts_total.
+
+A job may ask to run alone (SlotPool.alone, for the re-run of a BUSY: judge.busy_retry): the
+other workers finish what they run, up to ALONE_WAIT_S, and start nothing new until it is done."""
 from __future__ import annotations
 
 import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -30,6 +34,9 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 # How long a worker whose slot cannot start waits before trying again, at most.
 MAX_BACKOFF_S = 30.0
+# How long a job that asked to run alone waits for the other slots' jobs to end, at most: a run
+# may last a minute, and a re-run that waited that long would outlive its client.
+ALONE_WAIT_S = 10.0
 
 
 class QueueFull(Exception):
@@ -148,6 +155,7 @@ class Worker:
 
     # -- the thread -----------------------------------------------------------------------
     def _main(self) -> None:
+        _worker.index = self.index
         try:
             self._loop()
         except BaseException as exc:   # the thread itself is failing: replace it
@@ -171,9 +179,10 @@ class Worker:
             if not job.future.set_running_or_notify_cancel():
                 pool.metrics.cancelled.inc()
                 continue
-            self.current, self.busy = job, True
             started = time.monotonic()
             pool.metrics.wait_seconds.labels(job.endpoint).observe(started - job.enqueued)
+            pool._gate.enter(self.index)
+            self.current, self.busy = job, True
             try:
                 result = self._attempt(job)
             except Exception as exc:
@@ -186,6 +195,7 @@ class Worker:
             finally:
                 pool.metrics.run_seconds.labels(job.endpoint).observe(time.monotonic() - started)
                 self.current, self.busy = None, False
+                pool._gate.leave(self.index)
 
     def _attempt(self, job: Job[T]) -> T:
         for attempt in (1, 2):
@@ -255,6 +265,47 @@ class Worker:
             logger.exception("slot %d: closing failed", self.index)
 
 
+_worker = threading.local()     # the index of the worker whose thread this is
+
+
+class AloneGate:
+    """Which workers are running a job, and the one (if any) running alone. A worker enters
+    before its job and leaves after it; entering waits while another runs alone. Going alone
+    first leaves the running set (two workers that go alone at once do not wait for each
+    other), then waits its turn, then waits for the others' jobs to end."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._running: set[int] = set()
+        self._alone: int | None = None
+
+    def enter(self, index: int) -> None:
+        with self._changed:
+            self._changed.wait_for(lambda: self._alone in (None, index))
+            self._running.add(index)
+
+    def leave(self, index: int) -> None:
+        with self._changed:
+            self._running.discard(index)
+            self._changed.notify_all()
+
+    @contextmanager
+    def alone(self, index: int, wait_s: float) -> Iterator[None]:
+        with self._changed:
+            self._running.discard(index)
+            self._changed.notify_all()
+            self._changed.wait_for(lambda: self._alone is None)
+            self._alone = index
+            self._changed.wait_for(lambda: not self._running, timeout=wait_s)
+            self._running.add(index)
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._alone = None
+                self._changed.notify_all()
+
+
 class SlotPool:
     def __init__(self, slots: int, queue_limit: int, make_slot: Callable[[int], Any],
                  metrics: Metrics) -> None:
@@ -267,6 +318,7 @@ class SlotPool:
         self._closing = False
         self._lock = threading.Lock()
         self._backoff = [0.0] * slots
+        self._gate = AloneGate()
         self.restarts: list[tuple[float, int, str]] = []   # (time, slot index, reason)
         self._workers = [Worker(self, index, 0) for index in range(slots)]
         metrics.bind_pool(self.queue_length, self.busy, slots)
@@ -311,6 +363,17 @@ class SlotPool:
                 f"all {self.size} slots are busy and {self.queue_limit} jobs are waiting, the "
                 "most of them this client's: its newest gave its place to another client's"))
         return job.future
+
+    @contextmanager
+    def alone(self) -> Iterator[None]:
+        """Inside a job: the rest of it runs while no other slot runs a job (waiting up to
+        ALONE_WAIT_S for theirs to end)."""
+        with self._gate.alone(_worker.index, ALONE_WAIT_S):
+            yield
+
+    @property
+    def stopping(self) -> threading.Event:
+        return self._stopping
 
     def _replace(self, dead: Worker, reason: str) -> None:
         """A worker thread died: a new one (with a new slot) takes its place."""

@@ -1,7 +1,9 @@
 """The running service's state (settings, the slot pool, metrics, its problems) and the one way a
 request hands work to a slot: `Service.run`, which queues the job in its client's line
-(client_of), awaits it without blocking the event loop, answers a full queue with 503 and
-Retry-After, and cancels the job when its client goes away before a slot took it."""
+(client_of), awaits it without blocking the event loop, answers a full queue with the retryable
+status of the request's protocol (/v1: 503, SandboxFusion's: 504) and Retry-After, cancels the
+job when its client goes away before a slot took it, answers retryable a job still queued when
+its client's wait runs out, and re-runs a BUSY job alone (judge.busy_retry) before it answers."""
 from __future__ import annotations
 
 import asyncio
@@ -9,6 +11,7 @@ import hashlib
 import math
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from fastapi import Request
@@ -95,43 +98,87 @@ class Service:
             raise ApiError(404, "unknown_problem", str(exc)) from None
 
     # -- running --------------------------------------------------------------------------
+    def _mean_job_s(self, endpoint: str | None = None) -> float | None:
+        """The mean time a job held its slot, of one endpoint or all; None before any."""
+        samples = [s for metric in self.metrics.run_seconds.collect() for s in metric.samples
+                   if endpoint is None or s.labels.get("endpoint") == endpoint]
+        total = sum(s.value for s in samples if s.name.endswith("_sum"))
+        runs = sum(s.value for s in samples if s.name.endswith("_count"))
+        return total / runs if runs else None
+
     def retry_after(self) -> int:
         """Seconds until a slot is likely free: the queue ahead times the mean job time,
         spread over the slots; at least the setting's floor."""
-        samples = [s for metric in self.metrics.run_seconds.collect() for s in metric.samples]
-        total = sum(s.value for s in samples if s.name.endswith("_sum"))
-        runs = sum(s.value for s in samples if s.name.endswith("_count"))
-        mean = total / runs if runs else 1.0
+        mean = self._mean_job_s() or 1.0
         estimate = self.pool.queue_length() * mean / max(1, self.settings.slots)
         return max(self.settings.retry_after_s, min(60, math.ceil(estimate)))
 
-    def overloaded(self, message: str) -> ApiError:
+    def overloaded(self, message: str, status: int = 503) -> ApiError:
         self.metrics.rejected.labels("queue_full").inc()
-        return ApiError(503, "queue_full", message, {"Retry-After": str(self.retry_after())})
+        return ApiError(status, "queue_full", message, {"Retry-After": str(self.retry_after())})
 
-    def submit(self, fn: Callable[[Grader], T], endpoint: str, client: str) -> asyncio.Future[T]:
-        """Queues fn(slot) in `client`'s line and returns an asyncio future of it; raises
-        ApiError(503) when the queue is full or the server is draining."""
+    def _resolving(self, fn: Callable[[Grader], T], endpoint: str,
+                   busy: Callable[[T], bool]) -> Callable[[Grader], T]:
+        """fn, done again alone while the machine starves it (judge.busy_retry)."""
+        retry = self.settings.busy_retry
+
+        def resolved(grader: Grader) -> T:
+            def attempt(alone: bool) -> T:
+                if not alone:
+                    return fn(grader)
+                with self.pool.alone():
+                    return fn(grader)
+            return retry.resolve(attempt, busy, stop=self.pool.stopping,
+                                 on_rerun=lambda _: self.metrics.busy_reruns.labels(endpoint).inc())
+        return resolved
+
+    def submit(self, fn: Callable[[Grader], T], endpoint: str, client: str,
+               retry_status: int = 503) -> Future[T]:
+        """Queues fn(slot) in `client`'s line and returns its future; raises ApiError
+        (retry_status, with Retry-After) when the queue is full or the server is draining."""
         try:
-            future = self.pool.submit(fn, endpoint, client)
+            return self.pool.submit(fn, endpoint, client)
         except QueueFull as exc:
-            raise self.overloaded(f"the judge is at capacity: {exc}; try again later") from None
+            raise self.overloaded(f"the judge is at capacity: {exc}; try again later",
+                                  retry_status) from None
         except PoolClosed:
             self.metrics.rejected.labels("draining").inc()
-            raise ApiError(503, "draining", "the server is shutting down",
+            raise ApiError(retry_status, "draining", "the server is shutting down",
                            {"Retry-After": str(self.settings.retry_after_s)}) from None
-        return asyncio.wrap_future(future)
 
-    async def run(self, request: Request, fn: Callable[[Grader], T], endpoint: str) -> T:
-        """Runs fn(slot) on the next free slot and returns its result. If the client
-        disconnects first, the job is cancelled (dropped unrun when still queued) and ClientGone
-        raised. A BoxFileError of the job is 422; any other JudgeError is 422 too (the judge's
-        words for bad input: an unknown checker, a checker that does not compile)."""
-        job = self.submit(fn, endpoint, client_of(request, self.settings))
+    def start_within_s(self, endpoint: str, client_wait_s: float, longest_job_s: float) -> float:
+        """How long a job may wait for a slot so that its answer can still reach a client that
+        waits `client_wait_s` in all: that less the job's likely time (twice the endpoint's
+        mean job, at most `longest_job_s`, its own limits)."""
+        likely = min(longest_job_s, 2 * (self._mean_job_s(endpoint) or 0.0))
+        return max(0.0, client_wait_s - likely)
+
+    async def run(self, request: Request, fn: Callable[[Grader], T], endpoint: str, *,
+                  busy: Callable[[T], bool] | None = None, retry_status: int = 503,
+                  start_within_s: float | None = None) -> T:
+        """Runs fn(slot) on the next free slot and returns its result. `busy`: which results
+        the machine starved, re-run alone (Settings.busy_retry) before one is returned. If the
+        client disconnects first, the job is cancelled (dropped unrun when still queued) and
+        ClientGone raised; a job no slot took within `start_within_s` is dropped unrun and
+        answered retry_status (queue_timeout), as a full queue is. A BoxFileError of the job is
+        422; any other JudgeError is 422 too (the judge's words for bad input: an unknown
+        checker, a checker that does not compile)."""
+        work = self._resolving(fn, endpoint, busy) if busy is not None else fn
+        queued = self.submit(work, endpoint, client_of(request, self.settings), retry_status)
+        job = asyncio.wrap_future(queued)
         watcher: asyncio.Future[None] = asyncio.ensure_future(_disconnected(request))
         try:
             waiting: set[asyncio.Future[Any]] = {job, watcher}
-            done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(waiting, timeout=start_within_s,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if not done and queued.cancel():      # still queued: its client's wait is up
+                self.metrics.rejected.labels("queue_timeout").inc()
+                raise ApiError(retry_status, "queue_timeout", "the judge is at capacity: no slot "
+                               f"was free within {start_within_s:.1f} s, and the answer would "
+                               "come after the client stopped waiting; try again",
+                               {"Retry-After": str(self.retry_after())})
+            if not done:                          # it runs: its answer comes when it ends
+                done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             if job not in done:
                 job.cancel()
                 raise ClientGone
@@ -140,14 +187,17 @@ class Service:
             except BoxFileError as exc:
                 raise ApiError(422, "invalid_request", str(exc)) from None
             except QueueFull as exc:      # its place went to another client's job
-                raise self.overloaded(f"the judge is at capacity: {exc}; try again later") from None
+                raise self.overloaded(f"the judge is at capacity: {exc}; try again later",
+                                      retry_status) from None
         finally:
             watcher.cancel()
 
-    async def run_detached(self, fn: Callable[[Grader], T], endpoint: str, client: str) -> T:
+    async def run_detached(self, fn: Callable[[Grader], T], endpoint: str, client: str,
+                           busy: Callable[[T], bool] | None = None) -> T:
         """Like run, for work no client waits on (a batch's items, each batch a line)."""
+        work = self._resolving(fn, endpoint, busy) if busy is not None else fn
         try:
-            return await self.submit(fn, endpoint, client)
+            return await asyncio.wrap_future(self.submit(work, endpoint, client))
         except QueueFull as exc:
             raise self.overloaded(f"the judge is at capacity: {exc}; try again later") from None
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from judge import JudgeError
+from judge.busy_retry import BusyRetry
 from judge.sandbox.slots import SERVICE
 
 MiB = 1 << 20
@@ -80,6 +81,17 @@ class Settings(BaseModel):
     # connection closed.
     send_timeout_s: float = Field(default=60, gt=0)
 
+    # -- no-verdicts the server resolves itself (judge.busy_retry, docs/rl.md) -----------------
+    # A BUSY run or grading is done again, alone, up to this many times, none starting later
+    # than busy_budget_s after the first began; only a BUSY left after that is answered.
+    busy_reruns: int = Field(default=3, ge=0, le=10)
+    busy_budget_s: float = Field(default=30, ge=0)
+    # How long a SandboxFusion client waits for /run_code beyond its compile and run timeouts
+    # (verl: compile_timeout + run_timeout + 10 s): a request still queued when its answer could
+    # no longer arrive in that time is answered 504 (retried by verl and the sandbox-fusion
+    # client) instead of being served after its client gave up.
+    client_timeout_slack_s: float = Field(default=10, gt=0)
+
     # -- lifecycle ----------------------------------------------------------------------------
     drain_timeout_s: float = Field(default=120, gt=0)     # SIGTERM: longest wait for runs in flight
     retry_after_s: int = Field(default=1, ge=1)           # the least Retry-After of a 503
@@ -108,6 +120,10 @@ class Settings(BaseModel):
         except JudgeError as exc:
             raise ValueError(str(exc)) from None
         return self
+
+    @property
+    def busy_retry(self) -> BusyRetry:
+        return BusyRetry(reruns=self.busy_reruns, budget_s=self.busy_budget_s)
 
     @property
     def queue_limit(self) -> int:

@@ -10,6 +10,7 @@ import json
 from fastapi import APIRouter, Request, Response
 
 from judge import JudgeError
+from judge.busy_retry import grading_is_busy
 from judge.checkers import is_checker
 from judge.checkers.dataset_comparators import DATASET_COMPARATORS
 from judge.grade import Grader
@@ -120,7 +121,7 @@ async def grade(body: GradeRequest, request: Request) -> GradeResponse:
     service: Service = request.app.state.service
     grading = await prepare(body, service)
     try:
-        result = await service.run(request, grading.job(), "grade")
+        result = await service.run(request, grading.job(), "grade", busy=grading_is_busy)
     except JudgeError as exc:
         raise judge_failure(exc, service.settings.retry_after_s) from None
     service.metrics.runs.labels("grade", str(result.verdict)).inc()
