@@ -132,7 +132,7 @@ def test_programs_cannot_change_the_layer(grader):
 
 def test_a_missing_library_is_the_servers_failure(monkeypatch):
     """A compatible request in a language whose libraries the layer lacks is refused as the
-    judge's failure (SandboxError), never run to a CE the client would score."""
+    judge's failure (a 504 the client retries), never run to a CE the client would score."""
     assert resolve_language("cpp").libraries
     monkeypatch.setattr(runtime.Library, "installed",
                         property(lambda library: library.name != "boost"))

@@ -87,7 +87,7 @@ def test_run_code_each_language(server, language):
 
 def test_run_code_time_limit(server):
     # The client's retries: a spin the wall clock stops while the machine starves it of CPU is
-    # BUSY (a SandboxError the client retries), not a TLE.
+    # BUSY, re-run by the judge and, if the machine stays busy, a 504 the client retries.
     result = sf.run_code(sf.RunCodeRequest(code="while True:\n    pass\n", language="python",
                                            run_timeout=1), max_attempts=4)
     assert result.status == sf.RunStatus.Failed
@@ -323,10 +323,11 @@ def _graded(verdict: Verdict) -> GradeResult:
 
 
 @pytest.mark.parametrize("verdict, status, retry", [
-    (Verdict.SE, 503, True), (Verdict.BUSY, 503, True), (Verdict.FAIL, 422, False)])
+    (Verdict.SE, 504, True), (Verdict.BUSY, 504, True), (Verdict.FAIL, 422, False)])
 def test_what_submit_answers_for_each_judge_failure(verdict, status, retry):
-    """SE and BUSY may go away on another try: 503 with Retry-After (the client retries, then
-    raises). A checker's FAIL is the problem's fault: 422. Neither is an EvalResult."""
+    """SE and BUSY may go away on another try: 504 with Retry-After, which verl and the
+    sandbox-fusion client retry (then raise). A checker's FAIL is the problem's fault: 422.
+    Neither is an EvalResult."""
     with pytest.raises(ApiError) as raised:
         refuse_judge_failure(_graded(verdict), retry_after_s=1)
     assert raised.value.status_code == status and verdict in raised.value.message

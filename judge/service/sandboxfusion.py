@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from judge import JudgeError
+from judge.busy_retry import grading_is_busy, outcome_is_busy
 from judge.compiler import CompileResult
 from judge.evaluate.extract import extract_code
 from judge.grade import Grader, GradeResult, TestResult
@@ -72,6 +73,11 @@ RUN_STATUSES: dict[Status, tuple[RunStatus, CommandRunStatus]] = {
     Status.BUSY: (RunStatus.SandboxError, CommandRunStatus.Error),
 }
 KILLED_RETURN_CODE = -9     # a run stopped for a limit with no exit code of its own
+# The status of every "no verdict, try again" of these endpoints (a judge failure left after the
+# judge's own re-runs, a full queue, a request its client would stop waiting for): the one that
+# verl retries (it scores any other failure, a 503 included, as a failed test) and that the
+# sandbox-fusion client retries too (it retries every non-200).
+RETRY_STATUS = 504
 DEFAULT_CHECKER = "sandboxfusion"          # SandboxFusion's own output comparison
 DEFAULT_TIME_LIMIT_MS = 10_000             # a test's limit when the request gives none
 TEST_INFO_CHARS = 1000                     # test_info's inputs and answers, unless full
@@ -81,8 +87,14 @@ class UnsupportedLanguage(JudgeError):
     """A language this judge does not run: the submission's failure, not the judge's."""
 
 
-def sandbox_error(message: str, verdict: str = "SE") -> RunCodeResponse:
-    return RunCodeResponse(status=RunStatus.SandboxError, message=message, verdict=verdict)
+def judge_failure(message: str, settings: Settings) -> ApiError:
+    """What a SandboxFusion client is told when the judge has no verdict after its own re-runs
+    (an SE, a BUSY the machine kept up, a sandbox that failed, a toolchain missing here): the
+    one answer every such client retries, 504 with Retry-After. A 200 SandboxError would be
+    scored by verl as a failed test; a 503 too."""
+    return ApiError(RETRY_STATUS, "judge_failure", f"the judge has no verdict on this run "
+                    f"({' '.join(message.split())[:500]}): try again",
+                    {"Retry-After": str(settings.retry_after_s)})
 
 
 def unsupported(message: str) -> RunCodeResponse:
@@ -221,22 +233,29 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
         return unsupported(str(exc))
     except JudgeError as exc:          # its toolchain is missing here: the judge's failure
         service.metrics.runs.labels("run_code", "SE").inc()
-        return sandbox_error(str(exc))
+        raise judge_failure(str(exc), settings) from None
 
     def job(grader: Grader) -> ProgramOutcome:
         return grader.run_program(body.code, language, limits, stdin=stdin, files=files,
                                   fetch=fetch, compile_time_limit_ms=compile_limit)
 
+    # verl's client waits compile_timeout + run_timeout + its slack, and retries only a 504.
+    own_s = (compile_limit + run_limit) / 1000
     try:
-        outcome = await service.run(request, job, "run_code")
+        outcome = await service.run(
+            request, job, "run_code", busy=outcome_is_busy, retry_status=RETRY_STATUS,
+            start_within_s=service.start_within_s("run_code",
+                                                  own_s + settings.client_timeout_slack_s, own_s))
     except (SandboxError, SlotUnavailable) as exc:
         service.metrics.runs.labels("run_code", "SE").inc()
-        return sandbox_error(f"the sandbox failed: {exc}")
+        raise judge_failure(f"the sandbox failed: {exc}", settings) from None
     except JudgeError as exc:
         service.metrics.runs.labels("run_code", "SE").inc()
-        return sandbox_error(str(exc))
+        raise judge_failure(str(exc), settings) from None
     response = run_code_response(outcome, settings)
     service.metrics.runs.labels("run_code", response.verdict or "SE").inc()
+    if response.status == RunStatus.SandboxError:
+        raise judge_failure(f"{response.verdict}: {response.message}", settings)
     return response
 
 
@@ -381,7 +400,7 @@ def refuse_judge_failure(result: GradeResult, retry_after_s: int) -> None:
     if result.verdict == Verdict.FAIL:
         raise ApiError(422, "checker_failed", f"the problem's checker failed (FAIL: {why}): the "
                        "jury's fault, no verdict on the submission")
-    raise ApiError(503, "judge_failure", f"the judge could not grade this submission "
+    raise ApiError(RETRY_STATUS, "judge_failure", f"the judge could not grade this submission "
                    f"({result.verdict}: {why}); no verdict on it: try again",
                    {"Retry-After": str(retry_after_s)})
 
@@ -416,10 +435,7 @@ def eval_result(body: SubmitRequest, code: str, extracted: str, result: GradeRes
     judge["compile"]["log"] = log
     if result.compile.status != "OK":
         info = _test_info(problem.tests[0], full, budget, share)
-        if result.compile.status == "SE":
-            exec_info = sandbox_error(log)
-            exec_info.compile_result = compile_result
-        elif script:
+        if script:
             # SandboxFusion runs a script that does not parse; Python says so and exits 1.
             exec_info = RunCodeResponse(
                 status=RunStatus.Failed, verdict="CE",
@@ -483,11 +499,11 @@ async def submit(body: SubmitRequest, request: Request) -> EvalResult:
                             compile_time_limit_ms=compile_limit)
 
     try:
-        result = await service.run(request, job, "submit")
+        result = await service.run(request, job, "submit", busy=grading_is_busy,
+                                   retry_status=RETRY_STATUS)
     except (SandboxError, SlotUnavailable) as exc:
         service.metrics.runs.labels("submit", "SE").inc()
-        raise ApiError(503, "sandbox_failure", f"the sandbox failed: {exc}",
-                       {"Retry-After": str(service.settings.retry_after_s)}) from None
+        raise judge_failure(f"the sandbox failed: {exc}", service.settings) from None
     except JudgeError as exc:          # the problem's fault: an unknown or broken checker
         raise invalid(str(exc)) from None
     service.metrics.runs.labels("submit", str(result.verdict)).inc()
