@@ -26,7 +26,8 @@ def serve_command(
                                          "0-32767 (uid 200000+N as root; default: the "
                                          "service's own range, 9216 and up)."),
     queue_size: int | None = typer.Option(None, "--queue-size", help="Jobs waiting for a slot "
-                                          "before 503 (default 16 per slot, at least 64)."),
+                                          "before a retryable refusal (default 1024 per slot, "
+                                          "at least 4096)."),
     max_body_mb: int | None = typer.Option(None, "--max-body-mb", help="Largest request body."),
     max_requests_mb: int | None = typer.Option(None, "--max-requests-mb", help="Request bodies "
                                                "held at once, all together, before 503 "

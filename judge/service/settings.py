@@ -19,6 +19,9 @@ MiB = 1 << 20
 PROCESS_BYTES = 256 * MiB
 REQUEST_COPIES = 4
 ANSWER_COPIES = 3
+# A queued request's own objects beside its body (its connection, ASGI scope, task, job): 38 kB
+# measured for a small /run_code (docs/design.md §9.1), with room.
+QUEUED_REQUEST_BYTES = 64 << 10
 # An answer's figures beside its texts: per test of /submit, and in all.
 ANSWER_BYTES_PER_TEST = 4096
 ANSWER_FIXED_BYTES = 1 * MiB
@@ -35,8 +38,10 @@ class Settings(BaseModel):
     # slot_base up (two servers on one host).
     slots: int = Field(default_factory=SERVICE.default_count, ge=1, le=SERVICE.size)
     slot_base: int | None = None
-    # Jobs waiting for a slot; past it a request is answered 503 with Retry-After.
-    queue_size: int = Field(default=0, ge=0, description="0: 16 per slot, at least 64")
+    # Jobs waiting for a slot; past it a request is answered 503 (SandboxFusion's: 504) with
+    # Retry-After. RL trainers send hundreds at once (verl: 64 to 256 per trainer), and a queued
+    # request holds only its body (max_requests_bytes) and QUEUED_REQUEST_BYTES.
+    queue_size: int = Field(default=0, ge=0, description="0: 1024 per slot, at least 4096")
     tokens: tuple[str, ...] = ()          # bearer tokens; empty: no authentication
     # Proxies whose X-Forwarded-For names the client (addresses or networks). None by default:
     # the fair queue keys clients by address, and a header anyone may send would let one
@@ -127,7 +132,7 @@ class Settings(BaseModel):
 
     @property
     def queue_limit(self) -> int:
-        return self.queue_size or max(64, 16 * self.slots)
+        return self.queue_size or max(4096, 1024 * self.slots)
 
     @property
     def answer_limit_bytes(self) -> int:
@@ -143,10 +148,12 @@ class Settings(BaseModel):
     def memory_bound_bytes(self) -> int:
         """The bound on the server's RSS whatever its clients do (docs/design.md §9.1): the
         process itself, the request bodies it holds (each parsed and decoded beside its raw
-        bytes), each slot's captured output and files, the answers held for their clients,
-        and the answers being built (the text, its JSON and its bytes)."""
+        bytes) and the queued requests' own objects, each slot's captured output and files, the
+        answers held for their clients, and the answers being built (the text, its JSON and its
+        bytes)."""
         captured = self.output_limit_mb * MiB + self.stderr_limit_mb * MiB + self.max_fetch_bytes
         return (PROCESS_BYTES + REQUEST_COPIES * self.max_requests_bytes
+                + self.queue_limit * QUEUED_REQUEST_BYTES
                 + self.slots * (captured + ANSWER_COPIES * self.answer_limit_bytes)
                 + self.max_answers_bytes)
 
