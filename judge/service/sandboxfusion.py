@@ -6,7 +6,6 @@ docs/design.md §9."""
 from __future__ import annotations
 
 import base64
-import json
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -18,6 +17,7 @@ from judge.evaluate.extract import extract_code
 from judge.grade import Grader, GradeResult, TestResult
 from judge.languages import Flavour, Language, canonical_name, get_language
 from judge.problems.model import Problem, TestCase
+from judge.problems.rows import io_tests
 from judge.sandbox import Limits, RunResult, SandboxError
 from judge.sandbox.policy import describe_refusal
 from judge.service.answers import COMPILE_LOG_BYTES, AnswerBudget, encoded_size
@@ -261,51 +261,13 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
 
 # -- /submit ----------------------------------------------------------------------------------
 
-def _as_text(value: Any, what: str) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return str(value)
-    raise invalid(f"provided_data: {what} must be a string, got {type(value).__name__}")
-
-
 def provided_tests(data: dict[str, Any]) -> list[TestCase]:
-    """The tests of SandboxFusion's provided_data in any of the shapes clients send."""
-    if "test" in data or "tests" in data:
-        raw = data.get("test", data.get("tests"))
-        if isinstance(raw, str):
-            try:
-                raw = json.loads(raw)
-            except ValueError:
-                raise invalid("provided_data.test is a string that is not JSON") from None
-        if not isinstance(raw, list):
-            raise invalid("provided_data.test must be a list of {input: {stdin}, output: {stdout}}")
-        tests = []
-        for number, case in enumerate(raw, start=1):
-            if not isinstance(case, dict) or "input" not in case or "output" not in case:
-                raise invalid(f"provided_data.test[{number - 1}] has no input and output")
-            given, wanted = case["input"], case["output"]
-            if isinstance(given, dict):
-                given = given.get("stdin", "")
-            if isinstance(wanted, dict):
-                wanted = wanted.get("stdout", "")
-            tests.append(TestCase(_as_text(given, f"test {number}'s input").encode(),
-                                  _as_text(wanted, f"test {number}'s output").encode()))
-        return tests
-    pairs = data.get("input_output", data)
-    if isinstance(pairs, str):
-        try:
-            pairs = json.loads(pairs)
-        except ValueError:
-            raise invalid("provided_data.input_output is a string that is not JSON") from None
-    if isinstance(pairs, dict) and "inputs" in pairs and "outputs" in pairs:
-        inputs, outputs = pairs["inputs"], pairs["outputs"]
-        if not isinstance(inputs, list) or not isinstance(outputs, list) or len(inputs) != len(outputs):
-            raise invalid("provided_data: inputs and outputs must be lists of the same length")
-        return [TestCase(_as_text(i, "an input").encode(), _as_text(o, "an output").encode())
-                for i, o in zip(inputs, outputs, strict=True)]
-    raise invalid("provided_data has no tests: give `test` ([{input: {stdin}, output: "
-                  "{stdout}}]) or `inputs` and `outputs`")
+    """The tests of SandboxFusion's provided_data in any of the shapes clients send
+    (judge.problems.rows.io_tests)."""
+    try:
+        return list(io_tests(data))
+    except JudgeError as exc:
+        raise invalid(f"provided_data: {exc}") from None
 
 
 def _positive_int(data: dict[str, Any], *keys: str) -> int | None:
