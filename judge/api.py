@@ -161,10 +161,12 @@ def functional_program(code: str, problem: Problem, language: str = "python") ->
 
 def grade(code: str, language: Language | str, problem: Problem | str, *,
           dataset: str | None = None, all_tests: bool = False,
-          testlib: str | None = None, busy_retry: BusyRetry | None = None) -> GradeResult:
+          testlib: str | None = None, cpu_budget_ms: float | None = None,
+          busy_retry: BusyRetry | None = None) -> GradeResult:
     """Grades one submission (as written; for a functional problem the class or function) on
     ``problem`` (a Problem, or an id looked up in ``dataset``): compile, run every test in order
-    under its limits, check, and stop at the first failing test unless ``all_tests``. A grading the
+    under its limits, check, and stop at the first failing test unless ``all_tests`` (or once the
+    tests took ``cpu_budget_ms`` of CPU together: a passing grading is then TLE). A grading the
     machine starved (BUSY) is done again, alone, as `judge serve` does (``busy_retry``): a BUSY
     comes back only when the machine stayed overloaded."""
     task = load_problem(problem, dataset) if isinstance(problem, str) else problem
@@ -174,7 +176,8 @@ def grade(code: str, language: Language | str, problem: Problem | str, *,
         with _grade_slots.hold(len(_grade_slots.slots) if alone else 1) as slot:
             with Grader(slot=slot, cpu=slots.cpu_of(slot - _grade_slots.slots.start),
                         testlib=testlib) as grader:
-                return grader.grade(code, language, task, all_tests=all_tests)
+                return grader.grade(code, language, task, all_tests=all_tests,
+                                    cpu_budget_ms=cpu_budget_ms)
     return (busy_retry or BusyRetry()).resolve(attempt, grading_is_busy)
 
 

@@ -371,13 +371,17 @@ class Grader:
               all_tests: bool = False, checker: str | None = None,
               keep_output: bool = False, kept_output_limit: int | None = None,
               run_time_limit_ms: int | None = None,
-              compile_time_limit_ms: int | None = None) -> GradeResult:
+              compile_time_limit_ms: int | None = None,
+              cpu_budget_ms: float | None = None) -> GradeResult:
         """Grades `source` (the submission as written: for a functional problem, the class or
         function, which grade() runs inside the functional harness). keep_output: each
         TestResult also carries the program's stdout (memory: the outputs of every test run),
         only its first kept_output_limit bytes when that is given (the checker sees it all).
         run_time_limit_ms: each test's time limit as given (run_limits).
-        compile_time_limit_ms: the compile's wall-clock limit, within the judge's own."""
+        compile_time_limit_ms: the compile's wall-clock limit, within the judge's own.
+        cpu_budget_ms: the CPU all tests together may take (an RL reward's cost bound): once
+        the tests run so far took it, no further test runs, and a grading that was passing is
+        TLE (its tests say how far it got)."""
         self._owner.check()
         started = time.perf_counter()
         lang = get_language(language) if isinstance(language, str) else language
@@ -436,6 +440,11 @@ class Grader:
                 result.exclusion_evidence = stands.evidence
                 if not all_tests:
                     break
+            spent = sum(t.cpu_time_ms for t in result.tests)
+            if cpu_budget_ms is not None and spent >= cpu_budget_ms and index < len(problem.tests):
+                if result.verdict == Verdict.AC:
+                    result.verdict = Verdict.TLE
+                break
         timings["total"] = time.perf_counter() - started
         return result
 

@@ -25,10 +25,12 @@ class Grading:
     language: Language
     problem: Problem
     all_tests: bool
+    cpu_budget_ms: float | None = None
 
     def job(self) -> Callable[[Grader], GradeResult]:
         def grade(grader: Grader) -> GradeResult:
-            return grader.grade(self.code, self.language, self.problem, all_tests=self.all_tests)
+            return grader.grade(self.code, self.language, self.problem, all_tests=self.all_tests,
+                                cpu_budget_ms=self.cpu_budget_ms)
         return grade
 
 

@@ -109,7 +109,7 @@ async def prepare(body: GradeRequest, service: Service) -> Grading:
     else:
         assert body.problem_id is not None
         problem = await service.problem(body.problem_id)
-    return Grading(body.code, language, problem, body.all_tests)
+    return Grading(body.code, language, problem, body.all_tests, body.cpu_budget_ms)
 
 
 @router.post("/grade", response_model=GradeResponse, responses=ERRORS,

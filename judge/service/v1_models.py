@@ -47,6 +47,10 @@ class GradeRequest(BaseModel):
                                    "with (--dataset)")
     problem: InlineProblem | None = None
     all_tests: bool = Field(default=False, description="run every test, not only up to the first failure")
+    cpu_budget_ms: float | None = Field(default=None, gt=0, description="the CPU all tests together "
+                                        "may take: once spent, no further test runs, and a "
+                                        "grading that was passing is TLE (an RL reward's cost "
+                                        "bound)")
 
     @model_validator(mode="after")
     def _one_problem(self) -> GradeRequest:
