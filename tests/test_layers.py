@@ -22,7 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("judge.audit",),
     ("judge.evaluate",),
     ("judge.service",),
-    ("judge.api", "judge.doctor"),
+    ("judge.api", "judge.doctor", "judge.reward"),
     ("judge.cli",),
 )
 
