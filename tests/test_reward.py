@@ -8,11 +8,11 @@ import json
 import time
 
 import pytest
+from lcb_eval_fixtures import FUNCTIONAL_TWO_SUM, STDIN_SUM
 
 from judge import JudgeError
 from judge.problems.rows import io_tests, problem_from_row, schema_of
 from judge.reward import CodeReward, completion_text
-from lcb_eval_fixtures import FUNCTIONAL_TWO_SUM, STDIN_SUM
 from serving import JURY_WITHOUT_AN_ANSWER, Server
 
 DOUBLE = {"inputs": ["1\n", "2\n", "3\n", "4\n"], "outputs": ["2\n", "4\n", "6\n", "8\n"]}

@@ -39,6 +39,9 @@ def serve_command(
                                           "network) whose X-Forwarded-For names the client; "
                                           "repeatable. Default: none, every client is its "
                                           "peer's address."),
+    busy_reruns: int | None = typer.Option(None, "--busy-reruns", help="Re-runs of work the "
+                                           "machine starved of CPU (BUSY) before it is answered "
+                                           "as a judge failure (default 3)."),
     testlib: Path | None = typer.Option(None, "--testlib",
                                         help="A testlib checkout for custom checkers (default: "
                                         "$JUDGE_TESTLIB, else the judge's own testlib.h)."),
@@ -53,7 +56,8 @@ def serve_command(
     options: dict[str, object] = {
         "host": host, "port": port if port is not None else config.current().serve_port,
         "dataset": dataset, "testlib": testlib_dir(testlib)}
-    for name, value in (("slots", slots), ("slot_base", slot_base), ("queue_size", queue_size)):
+    for name, value in (("slots", slots), ("slot_base", slot_base), ("queue_size", queue_size),
+                        ("busy_reruns", busy_reruns)):
         if value is not None:
             options[name] = value
     for name, mb in (("max_body_bytes", max_body_mb), ("max_requests_bytes", max_requests_mb),
