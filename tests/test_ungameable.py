@@ -17,7 +17,9 @@ Every one runs against every standard checker, custom testlib checkers that FAIL
 output (a negative count, points from the output), the pack's custom checker and its interactive
 problem, through `judge eval` (every sample counted, none AC, the run complete) and through
 `/submit` with SandboxFusion's own client (answered at once, never accepted, never a judge
-failure). Each problem's honest answer is AC through the same paths, so the problems can be
+failure); the doors of issue 43 also through `/v1/grade`, `judge.api`, the reward API
+(`judge.reward`: never None, never above a plain wrong answer) and `/run_code` (never the 504
+a client would retry). Each problem's honest answer is AC through the same paths, so the problems can be
 solved and the assertions can fail.
 
 Grow the corpus whenever a new verdict path appears.
@@ -642,4 +644,50 @@ def test_v1_grade_and_the_api_end_every_door_as_the_submission_s_failure(door_gr
                 wrong.append(f"{door.name} on {door.problem}: {path} gave {result['verdict']} "
                              f"(judge_failure {result['judge_failure']}, evidence "
                              f"{result['exclusion_evidence']})")
+    assert not wrong, "\n".join(wrong)
+
+
+# ------------------------------------------------------------------------------ judge.reward, /run_code
+
+@pytest.fixture(scope="module")
+def door_rewards(tmp_path_factory, require_sandbox):
+    """Every door through the reward API a trainer calls (judge.reward.CodeReward), each as the
+    model's completion, and the doors of a run's own (a planted interpreter) through /run_code
+    (verl's path), whose judge failure is a 504 the client retries: a door that bought one
+    would be retried, not scored, and so must not exist."""
+    from judge.reward import CodeReward
+    dataset = tmp_path_factory.mktemp("reward-doors") / "problems.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in problem_rows()))
+    tried = doors()
+    completions = [f"```{d.language}\n{d.code}```\n" for d in tried]
+    nothing = [f"```{d.language}\n{MINUS_ONE[d.language] if d.language in MINUS_ONE else ''}```"
+               for d in tried]
+    columns = {"problem_id": [d.problem for d in tried], "language": [d.language for d in tried]}
+    with pytest.MonkeyPatch.context() as env:
+        for name, value in scaled_time_factors_env().items():
+            env.setenv(name, value)
+        reward = CodeReward(dataset=str(dataset))
+        scores = reward(completions=completions, **columns)
+        baseline = reward(completions=nothing, **columns)
+        with Server(slots=1) as server:
+            runs = [(d, server.post("/run_code", {"code": d.code, "language": d.language,
+                                                  "run_timeout": 2}))
+                    for d in tried if Verdict.RE in d.becomes]
+    return list(zip(tried, scores, baseline, strict=True)), runs
+
+
+def test_no_door_is_a_reward_above_its_failure_nor_no_reward(door_rewards):
+    rewarded, _ = door_rewards
+    wrong = [f"{door.name} on {door.problem}: reward {score} (a plain wrong answer: {base})"
+             for door, score, base in rewarded
+             if score is None or base is None or score > base or score == 1.0]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_door_makes_run_code_answer_a_judge_failure(door_rewards):
+    _, runs = door_rewards
+    wrong = [f"{door.name}: /run_code answered {answer.status_code} {answer.text[:200]}"
+             for door, answer in runs
+             if answer.status_code != 200 or answer.json()["status"] != "Failed"
+             or answer.json()["verdict"] != Verdict.RE]
     assert not wrong, "\n".join(wrong)
