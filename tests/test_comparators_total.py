@@ -358,3 +358,93 @@ def test_grading_a_huge_wrong_answer_is_wa_not_se(require_sandbox):
         assert "integer of 16610 bits" in returned.tests[0].checker_message
         right = grader.grade("def f(x):\n    return 10 ** 5000 * x\n", "python", exact)
         assert right.verdict == "AC", right.to_dict()
+
+
+# ------------------------------------------------------------------------------ streaming, same words
+
+def _reference_lcb(output: bytes, answer: bytes) -> str:
+    """The comparisons as they were written over whole lists (the benchmarks' own shape), the
+    oracle the streaming ones are held to."""
+    from judge.checkers.dataset_comparators import _decimal_lists_equal, _decimals
+    out = [line.strip() for line in output.decode("utf-8", "replace").strip().split("\n")]
+    ans = [line.strip() for line in answer.decode("utf-8", "replace").strip().split("\n")]
+    if len(out) != len(ans):
+        return "WA"
+    for o, a in zip(out, ans, strict=True):
+        do, da = _decimals(o), _decimals(a)
+        if o != a and not (do is not None and da is not None and _decimal_lists_equal(do, da)):
+            return "WA"
+    return "OK"
+
+
+def _reference_codecontests(output: bytes, answer: bytes) -> str:
+    import re
+
+    from judge.checkers.dataset_comparators import _cc_values_match
+    out = [t.lower() for t in re.split(rb"[ \n\t\r\v]+", output) if t]
+    ans = [t.lower() for t in re.split(rb"[ \n\t\r\v]+", answer) if t]
+    if out == ans:
+        return "OK"
+    if len(out) != len(ans):
+        return "WA"
+    return "OK" if all(_cc_values_match(o, a) for o, a in zip(out, ans, strict=True)) else "WA"
+
+
+def _reference_sandboxfusion(output: bytes, answer: bytes) -> str:
+    from judge.checkers.dataset_comparators import _python_float
+    out = output.decode("utf-8", "replace").strip().split("\n")
+    ans = answer.decode("utf-8", "replace").strip().split("\n")
+    if len(out) - len(ans) == 1 and out[-1] == "":
+        out = out[:-1]
+    if len(ans) - len(out) == 1 and ans[-1] == "":
+        ans = ans[:-1]
+    if len(out) != len(ans):
+        return "WA"
+    for o, a in zip(out, ans, strict=True):
+        got, wanted = o.lower().strip(), a.lower().strip()
+        x, y = _python_float(wanted), _python_float(got)
+        if got != wanted and not (x is not None and y is not None
+                                  and abs(y - x) / max(abs(x), 1e-10) < 1e-5):
+            return "WA"
+    return "OK"
+
+
+REFERENCES = {"lcb": _reference_lcb, "codecontests": _reference_codecontests,
+              "sandboxfusion": _reference_sandboxfusion}
+_SPACING = (b"\n", b"\r\n", b" \n", b"\n\n", b"\t", b"\x85", "\u2028".encode(), b"\x0b", b"")
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_the_streaming_comparisons_give_the_whole_list_words(name):
+    """A line or a token at a time (so an output of millions of lines costs one copy), with the
+    same word as the comparison over whole lists for the fuzzer's outputs and for right answers
+    spaced every way (line ends, blank lines, Unicode spaces the text's strip takes and a
+    split on newlines does not)."""
+    rng = random.Random(f"{SEED}:stream:{name}")
+    streaming, reference = DATASET_COMPARATORS[name].__wrapped__, REFERENCES[name]
+    for case in range(CASES_PER_COMPARATOR):
+        answer = rng.choice(_ANSWERS["text"])
+        if case % 2:
+            output = _output(rng, name, answer)
+        else:
+            parts = answer.split()
+            output = b"".join(p + rng.choice(_SPACING) for p in parts) + rng.choice(_SPACING)
+        assert streaming(b"", output, answer)[0] == reference(output, answer), (output, answer)
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_checking_millions_of_lines_takes_about_one_copy_of_the_output(name):
+    """Two-byte lines were 25 to 50 times their size in the judge's memory once split into
+    lists; now a wrong line count costs the decoded and stripped copies of the output, and a
+    right one (as many lines as the answer) those of both texts, and a window's parts (about
+    2 MiB at most) besides."""
+    output = b"1\n" * (1 << 20)
+    window = 2 << 20
+    for answer, bound in ((b"1\n", 3 * len(output) + window), (output, 6 * len(output) + window)):
+        tracemalloc.start()
+        try:
+            DATASET_COMPARATORS[name](b"", output, answer)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < bound, (name, len(answer), peak)

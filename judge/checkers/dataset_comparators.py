@@ -41,10 +41,12 @@ its online judge does for stdio tests and so what `judge serve`'s /submit uses b
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
+from typing import TypeVar
 
 from judge.harness.functional import decode_result, load_answer, show
 
@@ -77,8 +79,36 @@ def _total(compare: Callable[[bytes, bytes, bytes], Comparison]) -> Callable[[by
 
 # ----------------------------------------------------------------------------- LiveCodeBench
 
-def _stripped_lines(s: str) -> list[str]:
-    return [line.strip() for line in s.strip().split("\n")]
+# The comparisons walk the texts a line or a token at a time and count before they walk: an
+# output of millions of short lines (which `split` turned into millions of objects, 25 to 50
+# times the output's size) costs one decoded copy of the output, whatever its shape
+# (docs/design.md §9.1).
+
+# The texts are cut into windows of about this many characters, each split at C speed.
+_WINDOW = 1 << 16
+
+AnyStr = TypeVar("AnyStr", str, bytes)
+
+
+def _split(s: AnyStr, separator: AnyStr) -> Iterator[AnyStr]:
+    """s.split(separator), a window of parts at a time."""
+    start = 0
+    while (end := s.find(separator, start + _WINDOW)) >= 0:
+        yield from s[start:end].split(separator)
+        start = end + 1
+    yield from s[start:].split(separator)
+
+
+def _lines(s: str) -> Iterator[str]:
+    return _split(s, "\n")
+
+
+def _line_count(s: str) -> int:
+    return s.count("\n") + 1
+
+
+def _last_line(s: str) -> str:
+    return s[s.rfind("\n") + 1:]
 
 
 def _decimals(line: str) -> list[Decimal] | None:
@@ -98,12 +128,13 @@ def _decimal_lists_equal(a: list[Decimal], b: list[Decimal]) -> bool:
 
 
 def _check_lcb(input: bytes, output: bytes, answer: bytes) -> Comparison:
-    out_lines = _stripped_lines(_text(output))
-    ans_lines = _stripped_lines(_text(answer))
-    if len(out_lines) != len(ans_lines):
-        return "WA", (f"Wrong answer: mismatched output length: {len(out_lines)} lines, "
-                      f"expected {len(ans_lines)}")
-    for i, (o, a) in enumerate(zip(out_lines, ans_lines, strict=True)):
+    out_text, ans_text = _text(output).strip(), _text(answer).strip()
+    out_count, ans_count = _line_count(out_text), _line_count(ans_text)
+    if out_count != ans_count:
+        return "WA", (f"Wrong answer: mismatched output length: {out_count} lines, "
+                      f"expected {ans_count}")
+    for i, (o, a) in enumerate(zip(_lines(out_text), _lines(ans_text), strict=True)):
+        o, a = o.strip(), a.strip()
         if o == a:
             continue
         do = _decimals(o)
@@ -111,7 +142,7 @@ def _check_lcb(input: bytes, output: bytes, answer: bytes) -> Comparison:
         if do is not None and da is not None and _decimal_lists_equal(do, da):
             continue
         return "WA", f"Wrong answer at line {i + 1}: {_short(o)!r} != {_short(a)!r}"
-    return "OK", f"{len(ans_lines)} lines match"
+    return "OK", f"{ans_count} lines match"
 
 
 # The driver's encoding of a value equal to the answer is at most a few times the answer's JSON
@@ -144,7 +175,6 @@ def _check_lcb_functional(input: bytes, output: bytes, answer: bytes) -> Compari
 
 # ----------------------------------------------------------------------------- CodeContests
 
-_CC_SPLIT = re.compile(rb"[ \n\t\r\v]+")
 _INT = re.compile(rb"[+-]?[0-9]++")
 # Possessive quantifiers: a run of digits is never given back, so a token of millions of digits
 # that fails at its last byte costs one pass ("[0-9]+\.?[0-9]*" tried every split of the run:
@@ -155,8 +185,29 @@ _I32_MIN, _I32_MAX = -(2 ** 31), 2 ** 31 - 1
 _I32_DIGITS = 10
 
 
-def _cc_tokens(b: bytes) -> list[bytes]:
-    return [t.lower() for t in _CC_SPLIT.split(b) if t]     # bytes.lower: ASCII letters only
+_CC_SPLIT = re.compile(rb"[ \n\t\r\v]+")
+
+
+_CC_SEPARATOR = re.compile(rb"[ \n\t\r\v]")
+
+
+def _cc_normal(b: bytes) -> bytes:
+    """b's tokens (split on " \n\t\r\v", empty ones dropped), lower-cased (bytes.lower: ASCII
+    letters only), joined by single spaces: equal token lists have equal normal forms. Built a
+    window at a time (each cut at a separator), so no list of all the tokens is ever held."""
+    normal, start = bytearray(), 0
+    while start < len(b):
+        cut = _CC_SEPARATOR.search(b, start + _WINDOW)
+        end = cut.start() if cut else len(b)
+        tokens = [t for t in _CC_SPLIT.split(b[start:end].lower()) if t]
+        if tokens:
+            normal += (b" " if normal else b"") + b" ".join(tokens)
+        start = end + 1
+    return bytes(normal)
+
+
+def _cc_count(normal: bytes) -> int:
+    return normal.count(b" ") + 1 if normal else 0
 
 
 def _simple_atoi(t: bytes) -> int | None:
@@ -205,16 +256,16 @@ def _cc_values_match(a: bytes, b: bytes) -> bool:
 
 
 def _check_codecontests(input: bytes, output: bytes, answer: bytes) -> Comparison:
-    out = _cc_tokens(output)
-    ans = _cc_tokens(answer)
+    out, ans = _cc_normal(output), _cc_normal(answer)
+    # Equal token lists pass as a whole (two "nan"s included) before any pair is matched.
     if out == ans:
-        return "OK", f"{len(ans)} tokens match"
-    if len(out) != len(ans):
-        return "WA", f"{len(out)} tokens, expected {len(ans)}"
-    for i, (o, a) in enumerate(zip(out, ans, strict=True)):
+        return "OK", f"{_cc_count(ans)} tokens match"
+    if _cc_count(out) != _cc_count(ans):
+        return "WA", f"{_cc_count(out)} tokens, expected {_cc_count(ans)}"
+    for i, (o, a) in enumerate(zip(_split(out, b" "), _split(ans, b" "), strict=True)):
         if not _cc_values_match(o, a):
             return "WA", f"token {i + 1} differs: {_shown(o)} != {_shown(a)}"
-    return "OK", f"{len(ans)} tokens match"
+    return "OK", f"{_cc_count(ans)} tokens match"
 
 
 def _python_float(text: str) -> float | None:
@@ -225,15 +276,17 @@ def _python_float(text: str) -> float | None:
 
 
 def _check_sandboxfusion(input: bytes, output: bytes, answer: bytes) -> Comparison:
-    out = _text(output).strip().split("\n")
-    ans = _text(answer).strip().split("\n")
-    if len(out) - len(ans) == 1 and out[-1] == "":
-        out = out[:-1]
-    if len(ans) - len(out) == 1 and ans[-1] == "":
-        ans = ans[:-1]
-    if len(out) != len(ans):
-        return "WA", f"{len(out)} lines, expected {len(ans)}"
-    for i, (o, a) in enumerate(zip(out, ans, strict=True)):
+    out_text, ans_text = _text(output).strip(), _text(answer).strip()
+    out_count, ans_count = _line_count(out_text), _line_count(ans_text)
+    if out_count - ans_count == 1 and _last_line(out_text) == "":
+        out_count -= 1
+    if ans_count - out_count == 1 and _last_line(ans_text) == "":
+        ans_count -= 1
+    if out_count != ans_count:
+        return "WA", f"{out_count} lines, expected {ans_count}"
+    pairs = zip(itertools.islice(_lines(out_text), out_count),
+                itertools.islice(_lines(ans_text), ans_count), strict=True)
+    for i, (o, a) in enumerate(pairs):
         got, wanted = o.lower().strip(), a.lower().strip()
         if got == wanted:
             continue
@@ -241,7 +294,7 @@ def _check_sandboxfusion(input: bytes, output: bytes, answer: bytes) -> Comparis
         if x is not None and y is not None and abs(y - x) / max(abs(x), 1e-10) < 1e-5:
             continue
         return "WA", f"line {i + 1} differs: {_short(got)!r} != {_short(wanted)!r}"
-    return "OK", f"{len(ans)} lines match"
+    return "OK", f"{ans_count} lines match"
 
 
 check_lcb = _total(_check_lcb)

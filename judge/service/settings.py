@@ -19,6 +19,11 @@ MiB = 1 << 20
 PROCESS_BYTES = 256 * MiB
 REQUEST_COPIES = 4
 ANSWER_COPIES = 3
+# A dataset comparator's copies of the output it checks, in the server's own process: the text
+# decoded and stripped, each at most 4 bytes a byte of output (an invalid byte is U+FFFD, and one
+# character past U+FFFF makes a str 4 bytes a character); it walks them a window at a time
+# (judge/checkers/dataset_comparators.py), so their lines and tokens add a bounded window.
+CHECK_COPIES = 8
 # A queued request's own objects beside its body (its connection, ASGI scope, task, job): 38 kB
 # measured for a small /run_code (docs/design.md §9.1), with room.
 QUEUED_REQUEST_BYTES = 64 << 10
@@ -148,13 +153,14 @@ class Settings(BaseModel):
     def memory_bound_bytes(self) -> int:
         """The bound on the server's RSS whatever its clients do (docs/design.md §9.1): the
         process itself, the request bodies it holds (each parsed and decoded beside its raw
-        bytes) and the queued requests' own objects, each slot's captured output and files, the
-        answers held for their clients, and the answers being built (the text, its JSON and its
-        bytes)."""
+        bytes) and the queued requests' own objects, each slot's captured output and files and
+        a comparator's copies of that output, the answers held for their clients, and the
+        answers being built (the text, its JSON and its bytes)."""
         captured = self.output_limit_mb * MiB + self.stderr_limit_mb * MiB + self.max_fetch_bytes
         return (PROCESS_BYTES + REQUEST_COPIES * self.max_requests_bytes
                 + self.queue_limit * QUEUED_REQUEST_BYTES
-                + self.slots * (captured + ANSWER_COPIES * self.answer_limit_bytes)
+                + self.slots * (captured + CHECK_COPIES * self.output_limit_mb * MiB
+                                + ANSWER_COPIES * self.answer_limit_bytes)
                 + self.max_answers_bytes)
 
     @property
