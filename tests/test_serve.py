@@ -412,6 +412,18 @@ def _job(client: str):
     return Job(lambda slot: client, "test", client)
 
 
+def test_a_client_is_its_machine_not_each_of_its_addresses():
+    """The fair queue's key of a peer: every loopback address is the one local machine, an
+    IPv4-mapped address its IPv4 one, an IPv6 address its /64; other machines stay apart."""
+    from judge.service.runtime import peer_key
+    assert {peer_key(a) for a in ("127.0.0.1", "127.0.0.2", "127.255.0.9", "::1",
+                                  "::ffff:127.0.0.3")} == {"loopback"}
+    assert peer_key("::ffff:10.0.0.1") == peer_key("10.0.0.1") == "10.0.0.1"
+    assert peer_key("2001:db8::1") == peer_key("2001:db8::ffff:1") == "2001:db8::/64"
+    assert len({peer_key(a) for a in ("10.0.0.1", "10.0.0.2", "2001:db8:0:1::1")}) == 3
+    assert peer_key("unix-socket") == "unix-socket"
+
+
 def test_the_queue_serves_its_clients_in_turn():
     from judge.service.pool import FairQueue
 
@@ -458,14 +470,15 @@ def test_a_job_goes_to_the_idle_worker_of_the_lowest_index():
     assert taken[0] is not None and taken[0].client == "one" and taken[1] is None
 
 
-@pytest.mark.parametrize("clients_by", ["peer", "token", "spoofed-forwarded-for",
+@pytest.mark.parametrize("clients_by", ["loopback-alias", "token", "spoofed-forwarded-for",
                                         "trusted-proxy"])
 def test_a_client_with_many_requests_does_not_starve_another(require_sandbox, clients_by):
     """One slot, one client with 8 slow requests queued, then another client's one: it runs
-    next, not after the 8 (its line is served in turn; a client is its peer's address, or its
+    next, not after the 8 (its line is served in turn; a client is its peer's machine, or its
     token when the server has tokens). A client cannot pose as many by sending each request
     with another X-Forwarded-For (the header is ignored unless its sender is a --trust-proxy,
-    whose header then names the client)."""
+    whose header then names the client), nor from another address of the same machine (every
+    loopback address is the one local machine): its request then waits behind its own 8."""
     heavy_token, light_token = secrets.token_hex(16), secrets.token_hex(16)
     settings: dict = {"tokens": [heavy_token, light_token]} if clients_by == "token" else {}
     if clients_by == "trusted-proxy":
@@ -507,6 +520,10 @@ def test_a_client_with_many_requests_does_not_starve_another(require_sandbox, cl
         for thread in (*heavy, light):
             thread.join()
         assert len(answered) == 9
+        if clients_by in ("loopback-alias", "spoofed-forwarded-for"):
+            # One machine, one line: first come first served within it.
+            assert answered[-1] == "light", answered
+            return
         # In turn, the light client's request runs after the one running and at most one more
         # heavy one: at least 4 of the 8 are answered after it (unless it took seconds to
         # arrive). First come first served, it would be answered last.

@@ -22,8 +22,11 @@ BATCH_ITEM_TEXT_BYTES = 64 << 10
 
 
 class Batch:
-    def __init__(self, service: Service, gradings: list[Grading]) -> None:
+    def __init__(self, service: Service, gradings: list[Grading], client: str) -> None:
         self.id = secrets.token_urlsafe(12)
+        # Its items wait in its client's line of the queue, beside that client's own requests:
+        # a client's batches are that client, never new clients of their own.
+        self.client = client
         self.created = time.time()
         self.service = service
         self.gradings = gradings
@@ -77,7 +80,7 @@ class Batch:
         service = self.service
         while True:
             try:
-                result = await service.run_detached(grading.job(), "batch", f"batch:{self.id}",
+                result = await service.run_detached(grading.job(), "batch", self.client,
                                                     busy=grading_is_busy)
             except ApiError as exc:
                 if exc.error == "queue_full" and not self.cancelled:
@@ -113,7 +116,7 @@ class Batches:
         self.service = service
         self._batches: dict[str, Batch] = {}
 
-    def create(self, gradings: list[Grading]) -> Batch:
+    def create(self, gradings: list[Grading], client: str) -> Batch:
         limit = self.service.settings.max_batches
         if len(self._batches) >= limit:
             finished = sorted((b for b in self._batches.values() if b.done),
@@ -121,7 +124,7 @@ class Batches:
             if not finished:
                 raise self.service.overloaded(f"{limit} batches are running; try again later")
             del self._batches[finished[0].id]
-        batch = Batch(self.service, gradings)
+        batch = Batch(self.service, gradings, client)
         self._batches[batch.id] = batch
         batch.task = asyncio.get_running_loop().create_task(batch.drive())
         return batch

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import ipaddress
 import math
 import threading
 from collections.abc import Callable
@@ -35,17 +36,34 @@ class ClientGone(Exception):
     """The client disconnected while its job waited."""
 
 
+def peer_key(host: str) -> str:
+    """The client an address is, as one machine: every loopback address (127.0.0.0/8, ::1) is
+    the one local machine, an IPv4-mapped IPv6 address its IPv4 one, and an IPv6 address its
+    /64 (one host's addresses: a client that takes a new one for each connection stays one)."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if address.is_loopback:
+        return "loopback"
+    if isinstance(address, ipaddress.IPv6Address):
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
 def client_of(request: Request, settings: Settings) -> str:
     """Whose line of the queue a request waits in: with tokens, its token (a digest of it: one
-    line per tenant, wherever its requests come from); without, its peer's address (not the
-    connection: a client opening many connections still waits in one line). Behind a proxy
-    every client is the proxy's, one line, unless the proxy is trusted to say whom it
+    line per tenant, wherever its requests come from); without, its peer's machine (peer_key;
+    not the connection: a client opening many connections still waits in one line). Behind a
+    proxy every client is the proxy's, one line, unless the proxy is trusted to say whom it
     forwards (uvicorn's --forwarded-allow-ips: X-Forwarded-For)."""
     if settings.tokens:
         token = presented_token(request.headers.get("authorization", ""))
         if token is not None:
             return "token:" + hashlib.sha256(token.encode()).hexdigest()[:16]
-    return "peer:" + (request.client.host if request.client else "")
+    return "peer:" + peer_key(request.client.host if request.client else "")
 
 
 class Service:

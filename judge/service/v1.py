@@ -33,7 +33,7 @@ from judge.service.limits import (
     invalid,
     too_large,
 )
-from judge.service.runtime import Service
+from judge.service.runtime import Service, client_of
 from judge.service.settings import MiB, Settings
 from judge.service.v1_models import (
     BatchCreated,
@@ -233,7 +233,7 @@ async def create_batch(body: BatchRequest, request: Request, response: Response)
         except ApiError as exc:
             exc.message = f"items[{index}]: {exc.message}"
             raise
-    batch = _batches(request).create(gradings)
+    batch = _batches(request).create(gradings, client_of(request, service.settings))
     url = f"/v1/batches/{batch.id}"
     response.headers["Location"] = url
     return BatchCreated(id=batch.id, total=len(gradings), url=url)
