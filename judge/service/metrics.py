@@ -32,7 +32,9 @@ class Metrics:
                                 "reason (queue_full, queue_timeout: waited past its client's "
                                 "time, too_large, invalid, unauthorized, draining, "
                                 "requests_held, answers_held, send_timeout: an answer dropped "
-                                "after its job ran).", ["reason"], registry=r)
+                                "after its job ran, connections: past a machine's or the "
+                                "server's share, slow_client: a request's headers or body "
+                                "too slow).", ["reason"], registry=r)
         self.cancelled = Counter("judge_serve_cancelled", "Queued jobs dropped because their "
                                  "client went away.", registry=r)
         self.held_bytes = Gauge("judge_serve_held_bytes", "Bytes held for clients, by kind: "

@@ -102,6 +102,12 @@ class Settings(BaseModel):
     # client) instead of being served after its client gave up.
     client_timeout_slack_s: float = Field(default=10, gt=0)
 
+    # -- connections (judge/service/connections.py), bounded before a request is read --------
+    max_connections: int = Field(default=8192, ge=1)
+    max_connections_per_peer: int = Field(default=512, ge=1)   # per machine (peer_key)
+    header_timeout_s: float = Field(default=10, gt=0)     # from opening, or a request's start
+    body_timeout_s: float = Field(default=60, gt=0)       # from a request's headers
+
     # -- lifecycle ----------------------------------------------------------------------------
     drain_timeout_s: float = Field(default=120, gt=0)     # SIGTERM: longest wait for runs in flight
     retry_after_s: int = Field(default=1, ge=1)           # the least Retry-After of a 503
