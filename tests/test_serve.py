@@ -436,6 +436,28 @@ def test_the_queue_serves_its_clients_in_turn():
     assert waiting.get_nowait() is None and waiting.qsize() == 0
 
 
+def test_a_client_s_quick_programs_go_before_its_slow_ones():
+    """Within one client's line, a program whose earlier jobs were slow (the tests of a sample
+    that timed out) waits behind programs that were quick or never seen; equals keep their
+    order; the turns between clients are unchanged."""
+    from judge.service.pool import FairQueue, Job, JobCosts
+
+    costs = JobCosts(keep=3)
+    costs.observe("spinner", 2.0)
+    costs.observe("quick", 0.03)
+    waiting = FairQueue(limit=10, costs=costs)
+    for name in ("spinner", "quick", "spinner", "new", "quick"):
+        waiting.put(Job(lambda slot: None, "test", "trainer", name))
+    waiting.put(Job(lambda slot: None, "test", "other", "spinner"))
+    order = [waiting.get_nowait() for _ in range(6)]
+    assert [(job.client, job.cost_key) for job in order if job] == [
+        ("trainer", "new"), ("other", "spinner"), ("trainer", "quick"), ("trainer", "quick"),
+        ("trainer", "spinner"), ("trainer", "spinner")]
+    for name in ("a", "b", "c"):                    # the oldest programs are forgotten
+        costs.observe(name, 1.0)
+    assert costs.estimate("spinner") == 0.0 and costs.estimate("c") == 1.0
+
+
 def test_a_full_queue_takes_its_place_from_the_client_holding_most():
     from judge.service.metrics import Metrics
     from judge.service.pool import QueueFull, SlotPool

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -51,11 +51,40 @@ class SlotUnavailable(JudgeError):
     """The slot's sandboxes cannot start on this host (see `judge doctor`)."""
 
 
+class JobCosts:
+    """How long the jobs of each program took (the mean of its jobs so far), to run a client's
+    short jobs before its long ones: an RL trainer sends every test of a sample at once, and
+    the tests of a program that timed out on one would otherwise hold up the quick tests of
+    the programs behind it until their clients stop waiting. A program never seen is taken to
+    be quick. Bounded: the oldest programs are forgotten past `keep`."""
+
+    def __init__(self, keep: int = 16384) -> None:
+        self.keep = keep
+        self._seen: OrderedDict[str, tuple[float, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def observe(self, key: str | None, seconds: float) -> None:
+        if key is None:
+            return
+        with self._lock:
+            total, count = self._seen.pop(key, (0.0, 0))
+            self._seen[key] = (total + seconds, count + 1)
+            while len(self._seen) > self.keep:
+                self._seen.popitem(last=False)
+
+    def estimate(self, key: str | None) -> float:
+        if key is None:
+            return 0.0
+        total, count = self._seen.get(key, (0.0, 0))
+        return total / count if count else 0.0
+
+
 @dataclass
 class Job(Generic[T]):
     fn: Callable[[Any], T]
     endpoint: str
     client: str = ""      # whose turn it takes in the queue (FairQueue)
+    cost_key: str | None = None   # the program it runs, whose past jobs say how long it takes
     future: Future[T] = field(default_factory=Future)
     enqueued: float = field(default_factory=time.monotonic)
 
@@ -68,10 +97,13 @@ class FairQueue:
 
     A job is handed to the idle worker of the lowest index: requests one at a time all run on
     the first slot, whose supervisor, caches and CPU are warm, rather than on whichever worker
-    the scheduler woke first."""
+    the scheduler woke first. Within a client's line the job whose program is expected to be
+    quickest goes first (JobCosts; the oldest of equals), which changes when a job runs, never
+    its verdict."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, costs: JobCosts | None = None) -> None:
         self.limit = limit
+        self.costs = costs or JobCosts()
         self._lines: dict[str, deque[Job[Any]]] = {}
         self._turns: deque[str] = deque()       # clients with jobs waiting, next first
         self._count = 0
@@ -128,7 +160,9 @@ class FairQueue:
     def _next(self) -> Job[Any]:
         client = self._turns.popleft()
         line = self._lines[client]
-        job = line.popleft()
+        quickest = min(range(len(line)), key=lambda i: (self.costs.estimate(line[i].cost_key), i))
+        job = line[quickest]
+        del line[quickest]
         self._count -= 1
         if line:
             self._turns.append(client)
@@ -193,7 +227,9 @@ class Worker:
             else:
                 job.future.set_result(result)
             finally:
-                pool.metrics.run_seconds.labels(job.endpoint).observe(time.monotonic() - started)
+                took = time.monotonic() - started
+                pool.metrics.run_seconds.labels(job.endpoint).observe(took)
+                pool._queue.costs.observe(job.cost_key, took)
                 self.current, self.busy = None, False
                 pool._gate.leave(self.index)
 
@@ -347,12 +383,14 @@ class SlotPool:
                 for w in self._workers]
 
     # -- work -----------------------------------------------------------------------------
-    def submit(self, fn: Callable[[Any], T], endpoint: str, client: str = "") -> Future[T]:
-        """Queues fn(slot) for the next free slot, in `client`'s line; raises QueueFull or
-        PoolClosed at once. A job this one displaced is answered QueueFull."""
+    def submit(self, fn: Callable[[Any], T], endpoint: str, client: str = "",
+               cost_key: str | None = None) -> Future[T]:
+        """Queues fn(slot) for the next free slot, in `client`'s line (`cost_key`: the
+        program it runs, FairQueue's order within the line); raises QueueFull or PoolClosed at
+        once. A job this one displaced is answered QueueFull."""
         if self._closing:
             raise PoolClosed("the server is shutting down")
-        job: Job[T] = Job(fn, endpoint, client)
+        job: Job[T] = Job(fn, endpoint, client, cost_key)
         try:
             displaced = self._queue.put(job)
         except QueueFull:

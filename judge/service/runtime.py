@@ -151,11 +151,11 @@ class Service:
         return resolved
 
     def submit(self, fn: Callable[[Grader], T], endpoint: str, client: str,
-               retry_status: int = 503) -> Future[T]:
+               retry_status: int = 503, cost_key: str | None = None) -> Future[T]:
         """Queues fn(slot) in `client`'s line and returns its future; raises ApiError
         (retry_status, with Retry-After) when the queue is full or the server is draining."""
         try:
-            return self.pool.submit(fn, endpoint, client)
+            return self.pool.submit(fn, endpoint, client, cost_key)
         except QueueFull as exc:
             raise self.overloaded(f"the judge is at capacity: {exc}; try again later",
                                   retry_status) from None
@@ -173,16 +173,19 @@ class Service:
 
     async def run(self, request: Request, fn: Callable[[Grader], T], endpoint: str, *,
                   busy: Callable[[T], bool] | None = None, retry_status: int = 503,
-                  start_within_s: float | None = None) -> T:
+                  start_within_s: float | None = None, cost_key: str | None = None) -> T:
         """Runs fn(slot) on the next free slot and returns its result. `busy`: which results
         the machine starved, re-run alone (Settings.busy_retry) before one is returned. If the
         client disconnects first, the job is cancelled (dropped unrun when still queued) and
         ClientGone raised; a job no slot took within `start_within_s` is dropped unrun and
-        answered retry_status (queue_timeout), as a full queue is. A BoxFileError of the job is
+        answered retry_status (queue_timeout), as a full queue is. `cost_key` names the program
+        the job runs, so its client's quick jobs go before its slow ones (pool.JobCosts). A
+        BoxFileError of the job is
         422; any other JudgeError is 422 too (the judge's words for bad input: an unknown
         checker, a checker that does not compile)."""
         work = self._resolving(fn, endpoint, busy) if busy is not None else fn
-        queued = self.submit(work, endpoint, client_of(request, self.settings), retry_status)
+        queued = self.submit(work, endpoint, client_of(request, self.settings), retry_status,
+                             cost_key)
         job = asyncio.wrap_future(queued)
         watcher: asyncio.Future[None] = asyncio.ensure_future(_disconnected(request))
         try:

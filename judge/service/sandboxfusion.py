@@ -6,6 +6,7 @@ docs/design.md §9."""
 from __future__ import annotations
 
 import base64
+import hashlib
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -85,6 +86,14 @@ TEST_INFO_CHARS = 1000                     # test_info's inputs and answers, unl
 
 class UnsupportedLanguage(JudgeError):
     """A language this judge does not run: the submission's failure, not the judge's."""
+
+
+def cost_key(code: str, language: str, limits: Limits, compile_limit_ms: int) -> str:
+    """The program a /run_code runs, as the queue tells its jobs' lengths apart: the tests of
+    one sample (one request each) share it."""
+    digest = hashlib.sha256(code.encode("utf-8", "surrogatepass"))
+    digest.update(f"\0{language}\0{limits}\0{compile_limit_ms}".encode())
+    return digest.hexdigest()
 
 
 def judge_failure(message: str, settings: Settings) -> ApiError:
@@ -244,6 +253,7 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
     try:
         outcome = await service.run(
             request, job, "run_code", busy=outcome_is_busy, retry_status=RETRY_STATUS,
+            cost_key=cost_key(body.code, language.name, limits, compile_limit),
             start_within_s=service.start_within_s("run_code",
                                                   own_s + settings.client_timeout_slack_s, own_s))
     except (SandboxError, SlotUnavailable) as exc:
