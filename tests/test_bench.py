@@ -10,7 +10,7 @@ import pytest
 
 
 @pytest.mark.parametrize("section", ["sandbox_bench", "grading_bench", "eval_bench",
-                                     "serve_bench", "ray_bench"])
+                                     "serve_bench", "reward_bench", "ray_bench"])
 def test_bench_section_imports(section):
     module = importlib.import_module(f"tests.bench.{section}")
     assert callable(module.run)

@@ -25,6 +25,8 @@ def main() -> int:
     sections.append(eval_bench.run)
     from tests.bench import serve_bench
     sections.append(serve_bench.run)
+    from tests.bench import reward_bench
+    sections.append(reward_bench.run)
     from tests.bench import ray_bench
     sections.append(ray_bench.run)
     for section in sections:
