@@ -94,8 +94,10 @@ def test_run_code_time_limit(server):
     assert result.run_result.status == sf.CommandRunStatus.TimeLimitExceeded
     assert result.run_result.return_code is None
     # The wall clock and the CPU limit are both run_timeout: whichever stops it first, the
-    # spin has used nearly all of it, and the judge's CPU figure says so beside the wall time.
-    assert 0.5 < result.run_result.cpu_time <= result.run_result.execution_time + 0.1
+    # spin had the CPU for at least about half of it (a run that waited more than half its wall
+    # clock for a CPU others took is BUSY, re-run), and the judge's CPU figure says so beside
+    # the wall time.
+    assert 0.4 < result.run_result.cpu_time <= result.run_result.execution_time + 0.1
     mapping = sf.SummaryMapping(RunTimeout="TLE")
     assert sf.summary_run_code_result(result, mapping) == "TLE"
 
@@ -200,7 +202,9 @@ def test_compile_timeout_below_the_bound_is_the_compiles_limit(server):
     started = time.monotonic()
     result = sf.run_code(sf.RunCodeRequest(code=code, language="cpp", compile_timeout=0.5),
                          max_attempts=1)
-    assert time.monotonic() - started < scaled(2000) / 1000 + 1
+    # A compile the machine starved is done again by the judge (up to 3 times, 0.25 s, 0.5 s
+    # and 1 s apart) before it answers.
+    assert time.monotonic() - started < scaled(2000) / 1000 + 8
     assert result.status == sf.RunStatus.Failed and result.run_result is None, result
     assert result.compile_result.status == sf.CommandRunStatus.TimeLimitExceeded
     assert result.compile_result.return_code is None
