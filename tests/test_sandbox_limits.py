@@ -148,8 +148,10 @@ def test_the_supervisor_waits_idle_while_a_program_exits(sb):
     the supervisor's CPU per run whenever the two met on one CPU, as they do when runs are
     spaced out (tests of a few ms with a checker between them). The init's CPU per spaced run
     is held to a few times what a bare spawn of the same program costs here, measured in this
-    test (a sanitizer build or an emulated machine makes both dearer): about twice that
-    without the spin, six times and more with it."""
+    test (an emulated machine makes both dearer): about twice that without the spin, six times
+    and more with it, at least 3 ms a run. A sanitizer build makes only the init dearer (the
+    yardstick's program and spawner are not instrumented): 1.6 ms a run against a 0.41 ms
+    spawn under ASan beside a busy CPU, so it is allowed more, still below what the spin costs."""
     sb.run(["./exitcode"])
     yardstick = statistics.median(_bare_spawn_cpu_ms(sb.box / "exitcode") for _ in range(3))
     before = _slot_init_cpu_ms(sb._process.pid)
@@ -158,7 +160,8 @@ def test_the_supervisor_waits_idle_while_a_program_exits(sb):
         time.sleep(0.03)
         assert sb.run(["./exitcode"]).status == "OK"
     per_run = (_slot_init_cpu_ms(sb._process.pid) - before) / runs
-    assert per_run < 3.5 * yardstick, (
+    factor = 6 if "ASAN_OPTIONS" in os.environ else 3.5      # make sanitize's supervisor
+    assert per_run < factor * yardstick, (
         f"the slot's init used {per_run:.2f} ms of CPU per spaced run; a bare spawn of the "
         f"program costs {yardstick:.2f} ms")
 
