@@ -31,6 +31,15 @@ LAUNCH = ("import json, sys\n"
           "serve(Settings(**json.loads(sys.argv[1])), log_level='warning')\n")
 
 
+def wait_for(predicate, timeout_ms: float = 20_000, what: str = "the condition") -> None:
+    """Polls `predicate` until it holds, for up to `timeout_ms` (scaled for slow machines)."""
+    deadline = time.monotonic() + scaled(timeout_ms) / 1000
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -27,7 +27,7 @@ from judge.busy_retry import BusyRetry
 from judge.sandbox import Sandbox
 from judge.sandbox.slots import cpu_of
 from judge.service.pool import AloneGate
-from serving import Server
+from serving import Server, wait_for
 
 # ------------------------------------------------------------------------------ the policy
 
@@ -198,14 +198,6 @@ def starvable(require_sandbox):
         pytest.skip("this host offers no exact clock for BUSY: a starved run is its TLE here")
 
 
-def wait_for(predicate, timeout_s: float, what: str) -> None:
-    deadline = time.monotonic() + scaled(timeout_s * 1000) / 1000
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
-
-
 def test_serve_re_runs_a_starved_run_and_answers_its_verdict(starvable):
     """The first run is starved (BUSY); the hogs stop once the server has counted its re-run;
     the re-run on a quiet CPU is the spinner's TLE, which is what the client receives, never a
@@ -217,7 +209,7 @@ def test_serve_re_runs_a_starved_run_and_answers_its_verdict(starvable):
             answer = client.submit(lambda: requests.post(server.url + "/run_code", json=SPIN,
                                                          timeout=120))
             wait_for(lambda: server.metric("judge_serve_busy_reruns_total",
-                                           endpoint="run_code") >= 1, 60, "a BUSY re-run")
+                                           endpoint="run_code") >= 1, 60_000, "a BUSY re-run")
             stop()
             response = answer.result()
         assert response.status_code == 200, response.text
@@ -259,7 +251,7 @@ def test_a_request_no_slot_can_start_in_its_clients_time_is_answered_504_unrun(r
     with Server(slots=1, client_timeout_slack_s=1) as server, ThreadPoolExecutor(1) as client:
         long = {"code": "import time; time.sleep(8)", "language": "python", "run_timeout": 20}
         first = client.submit(lambda: server.post("/run_code", long))
-        wait_for(lambda: server.metric("judge_serve_slots_busy") == 1, 20, "a busy slot")
+        wait_for(lambda: server.metric("judge_serve_slots_busy") == 1, 20_000, "a busy slot")
         started = time.monotonic()
         # Its client waits 1 + 1 + 1 s: no slot frees in time.
         late = server.post("/run_code", {"code": "print(1)", "language": "python",

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from conftest import PACK_SOURCES, assert_no_leftovers, scaled, supervisor_pids_of
-from serving import JURY_WITHOUT_AN_ANSWER, REPO, Server, take_slots
+from conftest import PACK_SOURCES, assert_no_leftovers, supervisor_pids_of
+from serving import JURY_WITHOUT_AN_ANSWER, REPO, Server, take_slots, wait_for
 
 pytestmark = pytest.mark.usefixtures("require_sandbox")
 
@@ -32,14 +32,6 @@ SOLUTION = PACK_SOURCES / "codeforces-2020A"
 def server(require_sandbox):
     with Server(slots=2) as running:
         yield running
-
-
-def wait_for(predicate, timeout_ms: float = 20_000, what: str = "the condition") -> None:
-    deadline = time.monotonic() + scaled(timeout_ms) / 1000
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def judge_cli(*args: str) -> subprocess.CompletedProcess:

@@ -24,12 +24,13 @@ pytestmark = pytest.mark.usefixtures("require_sandbox")
 FLOOD = "import sys; sys.stdout.buffer.write(b'\\x01' * (16 << 20))"
 
 
-def rss_bytes(pid: int) -> int:
+def rss_bytes(pid: int, field: str = "VmRSS") -> int:
+    """The process's resident memory now (VmRSS), or its peak so far (VmHWM)."""
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) * 1024
-    raise AssertionError(f"no VmRSS for {pid}")
+    raise AssertionError(f"no {field} for {pid}")
 
 
 def settings_of(server: Server) -> Settings:
@@ -215,12 +216,6 @@ def test_a_slot_state_carries_every_field_of_the_pool_status():
         SlotState(**pool.status()[0], a_new_field=1)
 
 
-def peak_rss_bytes(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        line = next(line for line in status if line.startswith("VmHWM"))
-    return int(line.split()[1]) << 10
-
-
 def test_checking_millions_of_short_lines_stays_within_a_copy_or_two(require_sandbox):
     """A /submit whose program prints 16 MiB of two-byte lines, checked in the server's own
     process by the dataset comparators: their lists of lines and tokens took 25 to 50 times the
@@ -229,12 +224,12 @@ def test_checking_millions_of_short_lines_stays_within_a_copy_or_two(require_san
     with Server(slots=1) as server:
         server.post("/run_code", {"code": "print(1)", "language": "python"})
         for checker in ("codecontests", "lcb", "sandboxfusion"):
-            before = peak_rss_bytes(server.process.pid)
+            before = rss_bytes(server.process.pid, "VmHWM")
             answer = server.post("/submit", {
                 "dataset": "x", "id": "flood", "completion": f"```python\n{flood}```",
                 "config": {"language": "python", "provided_data": {
                     "test": [{"input": {"stdin": ""}, "output": {"stdout": "1"}}],
                     "checker": checker}}})
             assert answer.status_code == 200 and not answer.json()["accepted"], answer.text[:300]
-            grown = peak_rss_bytes(server.process.pid) - before
+            grown = rss_bytes(server.process.pid, "VmHWM") - before
             assert grown < 150 << 20, (checker, f"{grown >> 20} MiB")
