@@ -83,10 +83,17 @@ def grading_is_busy(result: GradeResult) -> bool:
                                                and _compile_starved(result.compile))
 
 
+def record_is_busy(record: dict) -> bool:
+    """grading_is_busy of a grading's record (GradeResult.to_dict(), as Ray workers send it)."""
+    evidence = record.get("exclusion_evidence") or {}
+    return record.get("verdict") == Verdict.BUSY or (
+        record.get("verdict") == Verdict.SE and evidence.get("kind") == EvidenceKind.CPU_CLOCK.value)
+
+
 def outcome_is_busy(outcome: ProgramOutcome) -> bool:
     """A single run (or its compile) that the machine starved."""
     return ((outcome.run is not None and outcome.run.run.status == Status.BUSY)
             or _compile_starved(outcome.compile))
 
 
-__all__ = ["BusyRetry", "grading_is_busy", "outcome_is_busy"]
+__all__ = ["BusyRetry", "grading_is_busy", "outcome_is_busy", "record_is_busy"]

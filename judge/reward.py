@@ -15,9 +15,11 @@ not run, scores 0.0. None is returned only for a judge failure (SE, FAIL, BUSY) 
 judge's own re-runs (judge.busy_retry): no verdict on the completion, so no reward; TRL leaves a
 None out of the sum of its reward functions.
 
-Where it grades: in this process (`url=None`, every usable CPU, each grading on a slot of its
-own) or on a `judge serve` (`url`, its /v1/grade, retrying its 503s as it asks). A batch is
-graded concurrently across the slots. `stop_at_first_failure` and `cpu_budget_ms` bound what a
+Where it grades: in this process (every usable CPU, each grading on a slot of its own), on a
+`judge serve` (`url`, its /v1/grade, retrying its 503s as it asks), or on a Ray cluster (`ray`:
+"auto", an address, or "local"; the eval's judge workers on every node's cores, started on the
+first call and kept warm until `close`, judge.evaluate.ray_gradings). A batch is graded
+concurrently across the slots or workers. `stop_at_first_failure` and `cpu_budget_ms` bound what a
 completion may cost (a batch with infinite loops costs one time limit per loop, not one per
 test); tests left unrun count as failed."""
 from __future__ import annotations
@@ -36,6 +38,7 @@ from typing import Any
 from judge import JudgeError, api
 from judge.busy_retry import BusyRetry
 from judge.cpus import usable_cpus
+from judge.evaluate.ray_gradings import Grading, RayGradings
 from judge.harness import is_functional
 from judge.problems.model import Problem
 from judge.problems.rows import problem_from_row, schema_of
@@ -88,16 +91,20 @@ class CodeReward:
     """A reward function over the judge. Keyword settings: scoring ("fraction" or "pass"),
     stop_at_first_failure, cpu_budget_ms (per completion, all its tests together), language
     (as `judge eval --lang`), dataset (where `problem_id`s are looked up), url and token (a
-    `judge serve` to grade on), jobs (gradings at once; default: the usable CPUs in-process,
-    twice the server's slots through a URL), busy_retry (in-process)."""
+    `judge serve` to grade on), ray (a Ray cluster to grade on) with ray_slot_base (its
+    workers' first sandbox slot) and allow_unaudited (as `judge eval`), jobs (gradings at once;
+    default: the usable CPUs in-process, twice the usable CPUs through a URL, one worker per
+    CPU of the cluster on Ray), busy_retry (in-process and on Ray). Used as a context manager,
+    or with `close()`, it ends its Ray workers when done."""
 
     __name__ = "code_reward"     # TRL logs each reward function under its name
 
     def __init__(self, *, scoring: Scoring | str = Scoring.FRACTION,
                  stop_at_first_failure: bool = False, cpu_budget_ms: float | None = None,
                  language: str | None = None, dataset: str | None = None,
-                 url: str | None = None, token: str | None = None, jobs: int | None = None,
-                 busy_retry: BusyRetry | None = None) -> None:
+                 url: str | None = None, token: str | None = None, ray: str | None = None,
+                 ray_slot_base: int | None = None, allow_unaudited: bool = False,
+                 jobs: int | None = None, busy_retry: BusyRetry | None = None) -> None:
         try:
             self.scoring = Scoring(scoring)
         except ValueError:
@@ -109,8 +116,24 @@ class CodeReward:
         self.stop_at_first_failure, self.cpu_budget_ms = stop_at_first_failure, cpu_budget_ms
         self.language, self.dataset, self.token = language, dataset, token
         self.url = url.rstrip("/") if url else None
+        if url and ray:
+            raise JudgeError("a reward grades on a judge serve (url) or on Ray (ray), not both")
         self.jobs = jobs or (2 * len(usable_cpus()) if url else len(usable_cpus()))
         self.busy_retry = busy_retry or BusyRetry()
+        self.on_ray = (RayGradings(ray, workers=jobs, slot_base=ray_slot_base,
+                                   allow_unaudited=allow_unaudited, busy_retry=self.busy_retry)
+                       if ray else None)
+
+    def close(self) -> None:
+        """Ends the Ray workers, if any (a later call starts them again)."""
+        if self.on_ray is not None:
+            self.on_ray.close()
+
+    def __enter__(self) -> CodeReward:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
     # -- TRL ----------------------------------------------------------------------------------
     def __call__(self, prompts: Sequence[Any] | None = None,
@@ -187,25 +210,59 @@ class CodeReward:
                    languages: Sequence[Any]) -> list[Graded]:
         if len(texts) != len(tasks):
             raise JudgeError(f"{len(texts)} completions for {len(tasks)} rows")
+        wanted = [lang if isinstance(lang, str) else None for lang in languages]
+        if self.on_ray is not None:
+            return self._grade_on_ray(texts, tasks, wanted)
         with ThreadPoolExecutor(max_workers=min(self.jobs, max(1, len(texts)))) as pool:
-            return list(pool.map(self._grade_one, texts, tasks,
-                                 [lang if isinstance(lang, str) else None for lang in languages]))
+            return list(pool.map(self._grade_one, texts, tasks, wanted))
 
-    def _grade_one(self, text: str, task: Task, row_language: str | None) -> Graded:
-        problem = task.problem
-        total = len(problem.tests)
-        code = api.extract_code(text, problem, row_language or self.language)
+    @property
+    def _all_tests(self) -> bool:
+        return self.scoring == Scoring.FRACTION and not self.stop_at_first_failure
+
+    def _code(self, text: str, task: Task, row_language: str | None) -> api.ExtractedCode | Graded:
+        """The completion's code to grade, or its reward when there is none to grade."""
+        total = len(task.problem.tests)
+        code = api.extract_code(text, task.problem, row_language or self.language)
         if code is None:
             return Graded(0.0, str(Verdict.NO_CODE), 0, 0, total)
         if code.language is None:
             return Graded(0.0, str(Verdict.UNGRADABLE), 0, 0, total)
-        all_tests = self.scoring == Scoring.FRACTION and not self.stop_at_first_failure
+        return code
+
+    def _grade_one(self, text: str, task: Task, row_language: str | None) -> Graded:
+        code = self._code(text, task, row_language)
+        if isinstance(code, Graded):
+            return code
+        assert code.language is not None
         if self.url is not None:
-            verdict, verdicts = self._grade_on_server(code.code, code.language, task, all_tests)
+            verdict, verdicts = self._grade_on_server(code.code, code.language, task,
+                                                      self._all_tests)
         else:
-            result = api.grade(code.code, code.language, problem, all_tests=all_tests,
+            result = api.grade(code.code, code.language, task.problem, all_tests=self._all_tests,
                                cpu_budget_ms=self.cpu_budget_ms, busy_retry=self.busy_retry)
             verdict, verdicts = str(result.verdict), [str(t.verdict) for t in result.tests]
+        return self._graded(verdict, verdicts, len(task.problem.tests))
+
+    def _grade_on_ray(self, texts: list[str], tasks: list[Task],
+                      languages: list[str | None]) -> list[Graded]:
+        assert self.on_ray is not None
+        codes = [self._code(text, task, lang) for text, task, lang in zip(texts, tasks, languages,
+                                                                          strict=True)]
+        options = {"all_tests": self._all_tests, "cpu_budget_ms": self.cpu_budget_ms}
+        asked = [(index, Grading(code.code, code.language, task.problem, options))
+                 for index, (code, task) in enumerate(zip(codes, tasks, strict=True))
+                 if not isinstance(code, Graded) and code.language is not None]
+        records = self.on_ray.grade([grading for _, grading in asked])
+        graded: list[Graded | None] = [code if isinstance(code, Graded) else None for code in codes]
+        for (index, grading), record in zip(asked, records, strict=True):
+            graded[index] = self._graded(str(record["verdict"]),
+                                         [str(t["verdict"]) for t in record["tests"]],
+                                         len(grading.problem.tests))
+        return [g for g in graded if g is not None]
+
+    def _graded(self, verdict: str, verdicts: list[str], total: int) -> Graded:
+        """The reward of a grading that ended in `verdict`, its tests' verdicts those run."""
         passed, ran = verdicts.count(Verdict.AC), len(verdicts)
         if verdict in JUDGE_FAILURES:
             return Graded(None, verdict, passed, ran, total)

@@ -671,3 +671,24 @@ def run(sb, argv, limits=None, **kwargs):
         out.seek(0)
         err.seek(0)
         return result, out.read().decode(errors="replace"), err.read().decode(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def cluster(audited_host):
+    """A real multi-node Ray cluster on this machine (ray.cluster_utils.Cluster): a head and a
+    worker node of one CPU each (tests add the nodes they need), this process connected."""
+    import logging
+
+    import ray
+    from ray.cluster_utils import Cluster
+    from ray_cluster import NODE, free_port
+    c = Cluster(initialize_head=True, head_node_args={**NODE, "include_dashboard": False,
+                                                      "ray_client_server_port": free_port()})
+    c.add_node(**NODE)
+    c.wait_for_nodes()
+    ray.init(address=c.address, log_to_driver=False, logging_level=logging.WARNING)
+    try:
+        yield c
+    finally:
+        ray.shutdown()
+        c.shutdown()

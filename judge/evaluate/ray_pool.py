@@ -113,9 +113,10 @@ class JudgeWorker:
         what it found; "error" says why it refuses work."""
         return self._in_thread(self._start)
 
-    def grade(self, source: str, language: str, problem_box: list) -> dict:
+    def grade(self, source: str, language: str, problem_box: list,
+              options: dict | None = None) -> dict:
         problem = self._problem(problem_box[0])
-        return self._in_thread(self._grade, source, language, problem)
+        return self._in_thread(self._grade, source, language, problem, options or {})
 
     def validate(self, problem_box: list) -> str:
         """validate_problems on this worker's Grader: "" when every problem can be judged."""
@@ -171,13 +172,13 @@ class JudgeWorker:
         return {"node": self.info["ip"], "node_id": self.info["node_id"], "host": self.info["host"],
                 "cpu": self.info["cpu"], "slot": self.info["slot"]}
 
-    def _grade(self, source: str, language: str, problem: Problem) -> dict:
+    def _grade(self, source: str, language: str, problem: Problem, options: dict) -> dict:
         from judge.grade import Grader
         if self.grader is None:
             return {"broken": self.broken or "the worker has no grader"}
         started = time.perf_counter()
         try:
-            result = self.grader.grade(source, language, problem)
+            result = self.grader.grade(source, language, problem, **options)
             record = result.to_dict()
             phases = getattr(result, "timings", {}) or {}
         except Exception as exc:  # the judge failed on this program: SE, as in the local run
@@ -296,6 +297,7 @@ class RayCluster:
         self.warn = warn
         self.address = cfg.ray or LOCAL
         self.languages = languages
+        self.limit = limit
         self.started_ray = False
         self.slots = RAY_WORKERS.span(cfg.slot_base)   # workers take them in turn, cluster-wide
         self.next_slot = iter(self.slots)
@@ -559,9 +561,36 @@ class RayCluster:
             self._kill_all(self.handles + self.late, graceful=True)
             self.handles, self.late = [], []
             handles = self._rerun_worker()
-        problems = list({t.problem.id: t.problem for t in tasks}.values())
-        refs = dict(zip([p.id for p in problems], self._problem_refs(problems), strict=True))
+        problems = list({id(t.problem): t.problem for t in tasks}.values())
+        refs = dict(zip(map(id, problems), self._problem_refs(problems), strict=True))
         return RayPhase(self, handles, tasks, refs, phase, jobs, late)
+
+    def kept_pool(self, tasks: list[Task], workers: int | None = None) -> RayPhase:
+        """A phase whose workers come back to the cluster when it ends, warm for the next
+        one (a reward's batches, one training step after another): every worker, or the first
+        `workers` of them (the others stay idle meanwhile). One kept phase at a time."""
+        if not self.handles and not self.late:      # every worker was lost: start anew
+            self.handles = self._start_workers(self.limit)
+        chosen, self.handles = self.handles[:workers], self.handles[workers:]
+        late: list[_Handle] = []
+        if workers is None or not chosen:
+            late, self.late = self.late, []
+        # Put for this phase alone: a reward's rows may give two problems one id, and a
+        # trainer's next step has problems of its own.
+        problems = {id(t.problem): t.problem for t in tasks}
+        refs = {key: self.ray.put(problem) for key, problem in problems.items()}
+        return RayPhase(self, chosen, tasks, refs, "kept", len(chosen), late, keep=True)
+
+    def judge_kept(self, tasks: list[Task], workers: int | None = None) -> dict[str, Outcome]:
+        """`tasks` judged in a kept phase (their judgment keys distinct), by key."""
+        if not tasks:
+            return {}
+        phase = self.kept_pool(tasks, workers).start()
+        outcomes: dict[str, Outcome] = {}
+        while (outcome := phase.results.get()) is not None:
+            outcomes[outcome.task.jk.key] = outcome
+        phase.thread.join()
+        return outcomes
 
     def _rerun_worker(self) -> list[_Handle]:
         """One worker for the re-runs, on the driver's node when it is one of the nodes the
@@ -614,13 +643,15 @@ class RayPhase:
     the workers, DEPTH at a time each, and puts an Outcome per task on `results`, then None."""
 
     def __init__(self, cluster: RayCluster, handles: list[_Handle], tasks: list[Task],
-                 refs: dict[str, Any], phase: str, jobs: int, late: list[_Handle]) -> None:
+                 refs: dict[int, Any], phase: str, jobs: int, late: list[_Handle],
+                 keep: bool = False) -> None:
         self.cluster = cluster
+        self.keep = keep        # the workers go back to the cluster at the end, not killed
         self.late = late
         self.ray = cluster.ray
         self.handles = list(handles)
         self.phase = phase
-        self.refs = refs
+        self.refs = refs        # id() of a task's Problem -> its object reference
         self.pending: collections.deque[_Job] = collections.deque(_Job(t) for t in tasks)
         self.results: queue.SimpleQueue[Outcome | None] = queue.SimpleQueue()
         self.stop = threading.Event()
@@ -657,7 +688,11 @@ class RayPhase:
                     done.add(job.task.jk.key)
                     self._put_se(job, message)
         finally:
-            self.cluster._kill_all(self.handles + list(starting.values()), graceful=True)
+            if self.keep:
+                self.cluster.handles[:0] = [h for h in self.handles if h.alive]
+                self.cluster.late.extend(starting.values())
+            else:
+                self.cluster._kill_all(self.handles + list(starting.values()), graceful=True)
             self.cluster.phases[self.phase] = {
                 "workers": sorted({h.where for h in self.handles if h.graded}),
                 "replacements": self.replaced}
@@ -670,7 +705,7 @@ class RayPhase:
 
     def _submit(self, h: _Handle, job: _Job, inflight: dict) -> None:
         t = job.task
-        ref = h.actor.grade.remote(t.source, t.language, [self.refs[t.problem.id]])
+        ref = h.actor.grade.remote(t.source, t.language, [self.refs[id(t.problem)]], t.options)
         inflight[ref] = (job, h)
         h.inflight.add(ref)
 

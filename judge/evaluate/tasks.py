@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge import JudgeError
@@ -41,6 +41,9 @@ class Task:
     source: str
     language: str
     problem: Problem
+    # Grader.grade's keyword options (all_tests, cpu_budget_ms): none for `judge eval`, which
+    # grades to the first failing test; a reward on Ray (judge.reward) sets them.
+    options: dict = field(default_factory=dict)
 
 
 @dataclass
