@@ -2,60 +2,22 @@
 `judge serve` (docs/rl.md). verl's sandbox reward posts one `/run_code` per test, every test of
 every sample of a step at once (up to `max_concurrent`), waits `compile_timeout + run_timeout +
 10 s` for each answer, retries only a 504 (3 tries, 1 s then 2 s apart) and scores anything else
-that is not a verdict as a failed test. Written here from that description, so the suite needs
-no verl; the measurement with verl's own module is in the closing note of issue 44."""
+that is not a verdict as a failed test (tests/verl_shape.py, written from that description, so
+the suite needs no verl; the measurement with verl's own module is in the closing note of
+issue 44)."""
 from __future__ import annotations
 
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-import requests
+from verl_shape import PROGRAMS, verl_test
 
 from serving import Server
 
 pytestmark = pytest.mark.usefixtures("require_sandbox")
 
-VERL_TRIES, VERL_API_TIMEOUT_S = 3, 10
 TESTS = [(f"{i}\n", f"{2 * i}\n") for i in range(8)]
-PROGRAMS = {
-    ("python", "right"): "print(int(input()) * 2)",
-    ("python", "wrong"): "print(int(input()) * 2 + 1)",
-    ("python", "tle"): "while True:\n    pass",
-    ("python", "re"): "raise SystemExit(3)",
-    ("cpp", "right"): '#include <cstdio>\nint main(){int n;scanf("%d",&n);printf("%d\\n",2*n);}',
-    ("cpp", "wrong"): '#include <cstdio>\nint main(){int n;scanf("%d",&n);printf("%d\\n",2*n+1);}',
-    ("cpp", "tle"): "int main(){volatile long x=0;for(;;)x++;}",
-    ("cpp", "re"): "#include <cstdlib>\nint main(){std::abort();}",
-}
 KINDS = ["right", "tle", "wrong", "tle", "right", "re", "right", "tle"]
-
-
-def verl_test(url: str, code: str, language: str, stdin: str, expected: str,
-              timeout_s: int) -> str:
-    """One test as verl's call_sandbox_api and _process_single_case treat it."""
-    body = {"compile_timeout": timeout_s, "run_timeout": timeout_s, "code": code, "stdin": stdin,
-            "memory_limit_MB": 1024, "language": language, "files": {}, "fetch_files": []}
-    for attempt in range(VERL_TRIES):
-        try:
-            answer = requests.post(url, json=body, timeout=2 * timeout_s + VERL_API_TIMEOUT_S)
-        except requests.RequestException:
-            return "api_error"
-        if answer.status_code == 504:
-            if attempt < VERL_TRIES - 1:
-                time.sleep(attempt + 1)
-            continue
-        if answer.status_code != 200:
-            return "api_error"
-        status = answer.json()["status"]
-        if status == "SandboxError":
-            return "sandbox_error"
-        if status == "Success":
-            stdout = answer.json()["run_result"]["stdout"]
-            return "passed" if stdout.rstrip("\n") == expected.rstrip("\n") else "failed"
-        return "failed"
-    return "api_error"
-
 
 def test_verl_s_request_pattern_gets_every_reward_right():
     """Twenty samples of eight tests, all 160 requests at once: a third of the samples right,

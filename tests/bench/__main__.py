@@ -27,6 +27,8 @@ def main() -> int:
     sections.append(serve_bench.run)
     from tests.bench import reward_bench
     sections.append(reward_bench.run)
+    from tests.bench import verl_bench
+    sections.append(verl_bench.run)
     from tests.bench import ray_bench
     sections.append(ray_bench.run)
     for section in sections:

@@ -223,11 +223,12 @@ async def _at_once(url: str, name: str, body: dict, count: int, clients: int
         return latencies, count / (time.perf_counter() - started), wrong
 
 
-def _server(slots: int) -> tuple[subprocess.Popen, str]:
+def server(slots: int, queue_size: int = 256) -> tuple[subprocess.Popen, str]:
+    """A `judge serve` on a free port of 127.0.0.1 (queue_size 0: the default queue)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    settings = {"port": port, "slots": slots, "queue_size": 256}
+    settings = {"port": port, "slots": slots, "queue_size": queue_size}
     log = tempfile.TemporaryFile()
     process = subprocess.Popen([sys.executable, "-c", LAUNCH, json.dumps(settings)], stdout=log,
                                stderr=subprocess.STDOUT, cwd=str(REPO),
@@ -264,7 +265,7 @@ def run(console: Console) -> None:
                    "wrong"):
         table.add_column(column, justify="left" if column in ("case", "path") else "right")
     cases = _cases()
-    process, url = _server(slots)
+    process, url = server(slots)
     try:
         for name, (body, call) in cases.items():
             library, over_http, wrong = _one_at_a_time(url, name, body, call, SERIAL[name])
