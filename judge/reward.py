@@ -45,7 +45,8 @@ from judge.problems.rows import problem_from_row, schema_of
 from judge.verdicts import JUDGE_FAILURES, Verdict
 
 # TRL's own keyword arguments of a reward call, which are no column of the row.
-TRL_ARGUMENTS = frozenset({"completion_ids", "trainer_state", "log_extra", "log_metric"})
+TRL_ARGUMENTS = frozenset({"completion_ids", "trainer_state", "log_extra", "log_metric",
+                           "environments"})
 # How long a call to a judge serve waits for one grading, and how often it asks again after a
 # refusal for load (503 with Retry-After).
 URL_TIMEOUT_S = 600.0

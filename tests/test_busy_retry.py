@@ -264,3 +264,23 @@ def test_a_request_no_slot_can_start_in_its_clients_time_is_answered_504_unrun(r
         assert first.result().json()["status"] == "Success"
         runs = server.metric("judge_serve_run_seconds_count", endpoint="run_code")
         assert runs == 1                      # the late request never ran
+
+
+def test_a_program_known_to_be_slow_is_given_up_on_in_time_for_its_client():
+    """The latest start a client's wait allows counts a program's own past jobs (with a margin)
+    when they are longer than the endpoint's typical one: verl sends every test of a spinning
+    sample at once, and once one has run the others must not start so late that their answers
+    come after verl stopped waiting (at most the job's own limits are counted)."""
+    from judge.service.runtime import OWN_COST_MARGIN, ClientWait, Service
+    from judge.service.settings import Settings
+    service = Service(Settings(slots=1))
+    for _ in range(9):
+        service.metrics.run_seconds.labels("run_code").observe(0.05)
+    wait = ClientWait(total_s=12.0, longest_job_s=2.0)
+    assert service.start_within_s("run_code", wait, "spinner") == pytest.approx(12.0 - 0.1)
+    service.pool._queue.costs.observe("spinner", 1.2)
+    assert service.start_within_s("run_code", wait, "spinner") == pytest.approx(
+        12.0 - OWN_COST_MARGIN * 1.2)
+    assert service.start_within_s("run_code", wait, "quick") == pytest.approx(12.0 - 0.1)
+    service.pool._queue.costs.observe("hog", 30.0)
+    assert service.start_within_s("run_code", wait, "hog") == pytest.approx(12.0 - 2.0)

@@ -367,6 +367,10 @@ class SlotPool:
     def queue_length(self) -> int:
         return self._queue.qsize()
 
+    def expected_job_s(self, cost_key: str | None) -> float:
+        """How long a job of this program took so far (JobCosts; 0 for one never seen)."""
+        return self._queue.costs.estimate(cost_key)
+
     def busy(self) -> int:
         return sum(worker.busy for worker in self._workers)
 

@@ -11,8 +11,10 @@ import hashlib
 import ipaddress
 import math
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from fastapi import Request
@@ -30,6 +32,20 @@ from judge.service.settings import Settings
 from judge.single_run import BoxFileError, ScratchBox
 
 T = TypeVar("T")
+# A queued request whose client waits a bounded time is looked at again this often: what its
+# job likely takes is known better once jobs ahead of it (often its own program's) have run.
+START_RECHECK_S = 0.5
+# A program's own past jobs, with this margin, say what its next job likely takes.
+OWN_COST_MARGIN = 1.25
+MEAN_FRESH_S = 0.25
+
+
+@dataclass(frozen=True)
+class ClientWait:
+    """A client that waits `total_s` for its answer in all, for a job that takes at most
+    `longest_job_s` (its own limits)."""
+    total_s: float
+    longest_job_s: float
 
 
 class ClientGone(Exception):
@@ -76,6 +92,9 @@ class Service:
         self.problems_error: str | None = None
         self._problems: ProblemSource | None = None
         self._problems_lock = threading.Lock()
+        # endpoint -> (when, its mean job): read again at most every MEAN_FRESH_S, since every
+        # queued request with a client wait asks for it twice a second.
+        self._means: dict[str | None, tuple[float, float | None]] = {}
 
     def _make_slot(self, index: int) -> Grader:
         s = self.settings
@@ -118,6 +137,14 @@ class Service:
     # -- running --------------------------------------------------------------------------
     def _mean_job_s(self, endpoint: str | None = None) -> float | None:
         """The mean time a job held its slot, of one endpoint or all; None before any."""
+        now = time.monotonic()
+        when, mean = self._means.get(endpoint, (-math.inf, None))
+        if now - when > MEAN_FRESH_S:
+            mean = self._measured_mean_job_s(endpoint)
+            self._means[endpoint] = (now, mean)
+        return mean
+
+    def _measured_mean_job_s(self, endpoint: str | None) -> float | None:
         samples = [s for metric in self.metrics.run_seconds.collect() for s in metric.samples
                    if endpoint is None or s.labels.get("endpoint") == endpoint]
         total = sum(s.value for s in samples if s.name.endswith("_sum"))
@@ -164,21 +191,23 @@ class Service:
             raise ApiError(retry_status, "draining", "the server is shutting down",
                            {"Retry-After": str(self.settings.retry_after_s)}) from None
 
-    def start_within_s(self, endpoint: str, client_wait_s: float, longest_job_s: float) -> float:
-        """How long a job may wait for a slot so that its answer can still reach a client that
-        waits `client_wait_s` in all: that less the job's likely time (twice the endpoint's
-        mean job, at most `longest_job_s`, its own limits)."""
-        likely = min(longest_job_s, 2 * (self._mean_job_s(endpoint) or 0.0))
-        return max(0.0, client_wait_s - likely)
+    def start_within_s(self, endpoint: str, wait: ClientWait, cost_key: str | None) -> float:
+        """How long a job may wait for a slot so that its answer can still reach its client:
+        the client's wait less the job's likely time (twice the endpoint's mean job, or its
+        program's own mean with a margin when that is longer; at most its own limits)."""
+        likely = max(2 * (self._mean_job_s(endpoint) or 0.0),
+                     OWN_COST_MARGIN * self.pool.expected_job_s(cost_key))
+        return max(0.0, wait.total_s - min(wait.longest_job_s, likely))
 
     async def run(self, request: Request, fn: Callable[[Grader], T], endpoint: str, *,
                   busy: Callable[[T], bool] | None = None, retry_status: int = 503,
-                  start_within_s: float | None = None, cost_key: str | None = None) -> T:
+                  client_wait: ClientWait | None = None, cost_key: str | None = None) -> T:
         """Runs fn(slot) on the next free slot and returns its result. `busy`: which results
         the machine starved, re-run alone (Settings.busy_retry) before one is returned. If the
         client disconnects first, the job is cancelled (dropped unrun when still queued) and
-        ClientGone raised; a job no slot took within `start_within_s` is dropped unrun and
-        answered retry_status (queue_timeout), as a full queue is. `cost_key` names the program
+        ClientGone raised; a job still queued when its answer could no longer reach a client
+        that waits `client_wait` (start_within_s, looked at again as the estimate improves) is
+        dropped unrun and answered retry_status (queue_timeout), as a full queue is. `cost_key` names the program
         the job runs, so its client's quick jobs go before its slow ones (pool.JobCosts). A
         BoxFileError of the job is
         422; any other JudgeError is 422 too (the judge's words for bad input: an unknown
@@ -190,16 +219,10 @@ class Service:
         watcher: asyncio.Future[None] = asyncio.ensure_future(_disconnected(request))
         try:
             waiting: set[asyncio.Future[Any]] = {job, watcher}
-            done, _ = await asyncio.wait(waiting, timeout=start_within_s,
-                                         return_when=asyncio.FIRST_COMPLETED)
-            if not done and queued.cancel():      # still queued: its client's wait is up
-                self.metrics.rejected.labels("queue_timeout").inc()
-                raise ApiError(retry_status, "queue_timeout", "the judge is at capacity: no slot "
-                               f"was free within {start_within_s:.1f} s, and the answer would "
-                               "come after the client stopped waiting; try again",
-                               {"Retry-After": str(self.retry_after())})
-            if not done:                          # it runs: its answer comes when it ends
-                done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if client_wait is not None:
+                await self._until_started(waiting, queued, endpoint, client_wait, cost_key,
+                                          retry_status)
+            done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             if job not in done:
                 job.cancel()
                 raise ClientGone
@@ -212,6 +235,26 @@ class Service:
                                       retry_status) from None
         finally:
             watcher.cancel()
+
+    async def _until_started(self, waiting: set[asyncio.Future[Any]], queued: Future[Any],
+                             endpoint: str, client_wait: ClientWait, cost_key: str | None,
+                             retry_status: int) -> None:
+        """Returns once the job runs or is done (or its client left); raises queue_timeout when
+        it is still queued at the latest start its client's wait allows."""
+        enqueued = time.monotonic()
+        while not queued.running() and not queued.done():
+            start_within = self.start_within_s(endpoint, client_wait, cost_key)
+            left = enqueued + start_within - time.monotonic()
+            if left <= 0 and queued.cancel():     # still queued: its client's wait is up
+                self.metrics.rejected.labels("queue_timeout").inc()
+                raise ApiError(retry_status, "queue_timeout", "the judge is at capacity: no slot "
+                               f"was free within {start_within:.1f} s, and the answer would "
+                               "come after the client stopped waiting; try again",
+                               {"Retry-After": str(self.retry_after())})
+            done, _ = await asyncio.wait(waiting, timeout=max(0.0, min(left, START_RECHECK_S)),
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if done:
+                return
 
     async def run_detached(self, fn: Callable[[Grader], T], endpoint: str, client: str,
                            busy: Callable[[T], bool] | None = None) -> T:

@@ -35,7 +35,7 @@ from judge.service.limits import (
     timeout_ms,
 )
 from judge.service.pool import SlotUnavailable
-from judge.service.runtime import Service
+from judge.service.runtime import ClientWait, Service
 from judge.service.settings import MiB, Settings
 from judge.service.sf_models import (
     DEFAULT_RUN_TIMEOUT_S,
@@ -254,8 +254,7 @@ async def run_code(body: RunCodeRequest, request: Request) -> RunCodeResponse:
         outcome = await service.run(
             request, job, "run_code", busy=outcome_is_busy, retry_status=RETRY_STATUS,
             cost_key=cost_key(body.code, language.name, limits, compile_limit),
-            start_within_s=service.start_within_s("run_code",
-                                                  own_s + settings.client_timeout_slack_s, own_s))
+            client_wait=ClientWait(own_s + settings.client_timeout_slack_s, own_s))
     except (SandboxError, SlotUnavailable) as exc:
         service.metrics.runs.labels("run_code", "SE").inc()
         raise judge_failure(f"the sandbox failed: {exc}", settings) from None

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from verl_shape import PROGRAMS, verl_score, verl_test  # noqa: E402
 
 from judge.cpus import usable_cpus  # noqa: E402
+from judge.languages import get_language  # noqa: E402
 from judge.service.settings import Settings  # noqa: E402
 from tests.bench.serve_bench import server  # noqa: E402
 
@@ -68,19 +69,23 @@ def replay(url: str) -> dict:
 
 
 def library() -> dict:
-    """The same samples, each one CodeReward call's completion with all its tests."""
+    """The same samples, each a completion of one CodeReward call, every test run."""
     from judge.reward import CodeReward
     asked = samples()
     given = tests()
     completions = [f"```{language}\n{PROGRAMS[(language, kind)]}\n```" for language, kind in asked]
     columns = {"inputs": [[t[0] for t in given]] * SAMPLES,
                "outputs": [[t[1] for t in given]] * SAMPLES,
-               "time_limit_ms": [RUN_TIMEOUT_S * 1000] * SAMPLES, "checker": ["wcmp"] * SAMPLES,
+               # /run_code's run_timeout is the CPU limit as given; a problem's limit is
+               # multiplied by the language's time factor (Python's 2): the same limits.
+               "time_limit_ms": [round(RUN_TIMEOUT_S * 1000 / get_language(language).time_factor)
+                                 for language, _ in asked],
+               "checker": ["wcmp"] * SAMPLES,
                "language": [language for language, _ in asked]}
     started = time.perf_counter()
-    scores = CodeReward(scoring="pass")(completions=completions, **columns)
+    scores = CodeReward()(completions=completions, **columns)     # every test, as verl runs them
     seconds = time.perf_counter() - started
-    right = sum(score == (1.0 if kind == "right" else 0.0)
+    right = sum((score == 1.0) == (kind == "right")
                 for score, (_, kind) in zip(scores, asked, strict=True))
     return {"seconds": seconds, "right": right, "refused_quick": 0, "refused_spinning": 0}
 
