@@ -21,6 +21,7 @@ import requests
 from slot_blocks import SERVERS
 
 from conftest import SLOT_BASE, processes_of_uid, scaled, uids_of_slot
+from judge.service.settings import Settings
 
 REPO = Path(__file__).resolve().parents[1]
 _next_offset = 0      # in SERVERS
@@ -66,6 +67,20 @@ def never_reads(port: int, body: dict) -> socket.socket:
     sock.sendall(b"POST /run_code HTTP/1.1\r\nHost: judge\r\nContent-Type: application/json\r\n"
                  b"Content-Length: %d\r\n\r\n%s" % (len(data), data))
     return sock
+
+
+def rss_bytes(pid: int, field: str = "VmRSS") -> int:
+    """The process's resident memory now (VmRSS), or its peak so far (VmHWM)."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError(f"no {field} for {pid}")
+
+
+def settings_of(server: Server) -> Settings:
+    """The settings a test server runs with."""
+    return Settings(**dict(server.settings))
 
 
 # A testlib checker with no answer for the input 7: it FAILs there whatever the output (the

@@ -16,25 +16,11 @@ import pytest
 from conftest import scaled
 from judge.service import answers
 from judge.service.answers import bounded_text, encoded_size
-from judge.service.settings import Settings
-from serving import Server, never_reads
+from serving import Server, never_reads, rss_bytes, settings_of
 
 pytestmark = pytest.mark.usefixtures("require_sandbox")
 
 FLOOD = "import sys; sys.stdout.buffer.write(b'\\x01' * (16 << 20))"
-
-
-def rss_bytes(pid: int, field: str = "VmRSS") -> int:
-    """The process's resident memory now (VmRSS), or its peak so far (VmHWM)."""
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) * 1024
-    raise AssertionError(f"no {field} for {pid}")
-
-
-def settings_of(server: Server) -> Settings:
-    return Settings(**{k: v for k, v in server.settings.items()})
 
 
 @pytest.fixture(scope="module")

@@ -29,6 +29,8 @@ def main() -> int:
     sections.append(reward_bench.run)
     from tests.bench import verl_bench
     sections.append(verl_bench.run)
+    from tests.bench import serve_memory
+    sections.append(serve_memory.run)
     from tests.bench import ray_bench
     sections.append(ray_bench.run)
     for section in sections:

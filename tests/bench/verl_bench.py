@@ -29,6 +29,7 @@ from verl_shape import PROGRAMS, verl_score, verl_test  # noqa: E402
 from judge.cpus import usable_cpus  # noqa: E402
 from judge.languages import get_language  # noqa: E402
 from judge.service.settings import Settings  # noqa: E402
+from serving import rss_bytes  # noqa: E402
 from tests.bench.serve_bench import server  # noqa: E402
 
 SAMPLES, TESTS, CONCURRENT, RUN_TIMEOUT_S = 32, 10, 256, 1
@@ -90,14 +91,6 @@ def library() -> dict:
     return {"seconds": seconds, "right": right, "refused_quick": 0, "refused_spinning": 0}
 
 
-def peak_rss_bytes(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
 def run(console: Console) -> None:
     slots = len(usable_cpus())
     spinning = sum(kind == "tle" for _, kind in samples())
@@ -105,7 +98,7 @@ def run(console: Console) -> None:
     process, url = server(slots, queue_size=0)
     try:
         rows.append(("judge serve, verl's pattern", replay(url)))
-        peak = peak_rss_bytes(process.pid)
+        peak = rss_bytes(process.pid, "VmHWM")
     finally:
         process.terminate()
         process.wait(120)
