@@ -21,10 +21,11 @@ Where it grades: in this process (every usable CPU, each grading on a slot of it
 first call and kept warm until `close`, judge.evaluate.ray_gradings). A batch is graded
 concurrently across the slots or workers. `stop_at_first_failure` and `cpu_budget_ms` bound what a
 completion may cost (a batch with infinite loops costs one time limit per loop, not one per
-test); tests left unrun count as failed."""
+test); tests left unrun count as failed. A call's identical gradings are graded once."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
 import urllib.error
@@ -36,6 +37,7 @@ from enum import StrEnum
 from typing import Any
 
 from judge import JudgeError, api
+from judge.api import ExtractedCode
 from judge.busy_retry import BusyRetry
 from judge.cpus import usable_cpus
 from judge.evaluate.ray_gradings import Grading, RayGradings
@@ -189,14 +191,23 @@ class CodeReward:
         if self.dataset is not None and "problem_id" in columns:
             return [Task(api.load_problem(str(pid), self.dataset), by_id=True) for pid in ids]
         names = [name for name in columns if name not in TRL_ARGUMENTS]
-        seen: dict[tuple[int, ...], Task] = {}     # GRPO repeats each row per generation
+        # GRPO repeats each row per generation: as the same objects, or (TRL's sampler reads
+        # the dataset again) as equal ones. Either way one Task, so its gradings are one.
+        by_identity: dict[tuple[int, ...], Task] = {}
+        by_content: dict[str, Task] = {}
         tasks = []
         for index in range(count):
             values = [columns[name][index] for name in names]
-            key = tuple(id(value) for value in values)
-            if key not in seen:
-                seen[key] = self._row_task(dict(zip(names, values, strict=True)), index)
-            tasks.append(seen[key])
+            identity = tuple(id(value) for value in values)
+            task = by_identity.get(identity)
+            if task is None:
+                content = _digest(values)
+                task = by_content.get(content)
+                if task is None:
+                    task = self._row_task(dict(zip(names, values, strict=True)), index)
+                    by_content[content] = task
+                by_identity[identity] = task
+            tasks.append(task)
         return tasks
 
     def _row_task(self, row: dict[str, Any], index: int) -> Task:
@@ -209,19 +220,28 @@ class CodeReward:
 
     def _grade_all(self, texts: list[str], tasks: list[Task],
                    languages: Sequence[Any]) -> list[Graded]:
+        """Each completion's reward. A step's identical gradings (the same code in the same
+        language on the same problem: GRPO's groups often repeat a completion) are graded once."""
         if len(texts) != len(tasks):
             raise JudgeError(f"{len(texts)} completions for {len(tasks)} rows")
         wanted = [lang if isinstance(lang, str) else None for lang in languages]
-        if self.on_ray is not None:
-            return self._grade_on_ray(texts, tasks, wanted)
-        with ThreadPoolExecutor(max_workers=min(self.jobs, max(1, len(texts)))) as pool:
-            return list(pool.map(self._grade_one, texts, tasks, wanted))
+        codes = [self._code(text, task, lang) for text, task, lang in zip(texts, tasks, wanted,
+                                                                          strict=True)]
+        distinct: dict[tuple[str, str, int], tuple[str, str, Task]] = {}
+        for code, task in zip(codes, tasks, strict=True):
+            if isinstance(code, ExtractedCode) and code.language is not None:
+                key = (code.code, code.language, id(task.problem))
+                distinct.setdefault(key, (code.code, code.language, task))
+        graded = dict(zip(distinct, self._grade_distinct(list(distinct.values())), strict=True))
+        return [code if isinstance(code, Graded) else graded[(code.code, str(code.language),
+                                                              id(task.problem))]
+                for code, task in zip(codes, tasks, strict=True)]
 
     @property
     def _all_tests(self) -> bool:
         return self.scoring == Scoring.FRACTION and not self.stop_at_first_failure
 
-    def _code(self, text: str, task: Task, row_language: str | None) -> api.ExtractedCode | Graded:
+    def _code(self, text: str, task: Task, row_language: str | None) -> ExtractedCode | Graded:
         """The completion's code to grade, or its reward when there is none to grade."""
         total = len(task.problem.tests)
         code = api.extract_code(text, task.problem, row_language or self.language)
@@ -231,36 +251,28 @@ class CodeReward:
             return Graded(0.0, str(Verdict.UNGRADABLE), 0, 0, total)
         return code
 
-    def _grade_one(self, text: str, task: Task, row_language: str | None) -> Graded:
-        code = self._code(text, task, row_language)
-        if isinstance(code, Graded):
-            return code
-        assert code.language is not None
+    def _grade_distinct(self, asked: list[tuple[str, str, Task]]) -> list[Graded]:
+        """(code, language, task) each graded: on Ray as one batch, else concurrently here or
+        on the server."""
+        if self.on_ray is not None:
+            options = {"all_tests": self._all_tests, "cpu_budget_ms": self.cpu_budget_ms}
+            records = self.on_ray.grade([Grading(code, language, task.problem, options)
+                                         for code, language, task in asked])
+            return [self._graded(str(record["verdict"]),
+                                 [str(t["verdict"]) for t in record["tests"]],
+                                 len(task.problem.tests))
+                    for record, (_, _, task) in zip(records, asked, strict=True)]
+        with ThreadPoolExecutor(max_workers=min(self.jobs, max(1, len(asked)))) as pool:
+            return list(pool.map(lambda one: self._grade_one(*one), asked))
+
+    def _grade_one(self, code: str, language: str, task: Task) -> Graded:
         if self.url is not None:
-            verdict, verdicts = self._grade_on_server(code.code, code.language, task,
-                                                      self._all_tests)
+            verdict, verdicts = self._grade_on_server(code, language, task, self._all_tests)
         else:
-            result = api.grade(code.code, code.language, task.problem, all_tests=self._all_tests,
+            result = api.grade(code, language, task.problem, all_tests=self._all_tests,
                                cpu_budget_ms=self.cpu_budget_ms, busy_retry=self.busy_retry)
             verdict, verdicts = str(result.verdict), [str(t.verdict) for t in result.tests]
         return self._graded(verdict, verdicts, len(task.problem.tests))
-
-    def _grade_on_ray(self, texts: list[str], tasks: list[Task],
-                      languages: list[str | None]) -> list[Graded]:
-        assert self.on_ray is not None
-        codes = [self._code(text, task, lang) for text, task, lang in zip(texts, tasks, languages,
-                                                                          strict=True)]
-        options = {"all_tests": self._all_tests, "cpu_budget_ms": self.cpu_budget_ms}
-        asked = [(index, Grading(code.code, code.language, task.problem, options))
-                 for index, (code, task) in enumerate(zip(codes, tasks, strict=True))
-                 if not isinstance(code, Graded) and code.language is not None]
-        records = self.on_ray.grade([grading for _, grading in asked])
-        graded: list[Graded | None] = [code if isinstance(code, Graded) else None for code in codes]
-        for (index, grading), record in zip(asked, records, strict=True):
-            graded[index] = self._graded(str(record["verdict"]),
-                                         [str(t["verdict"]) for t in record["tests"]],
-                                         len(grading.problem.tests))
-        return [g for g in graded if g is not None]
 
     def _graded(self, verdict: str, verdicts: list[str], total: int) -> Graded:
         """The reward of a grading that ended in `verdict`, its tests' verdicts those run."""
@@ -324,6 +336,11 @@ def _column(columns: Mapping[str, Any], name: str, count: int) -> list[Any]:
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or len(values) != count:
         raise JudgeError(f"column {name!r} must hold one value per completion ({count})")
     return list(values)
+
+
+def _digest(values: list[Any]) -> str:
+    text = json.dumps(values, sort_keys=True, default=repr, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _verl_row(ground_truth: Any, extra_info: Mapping[str, Any] | None) -> dict[str, Any]:

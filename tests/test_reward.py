@@ -117,6 +117,28 @@ def test_trl_scores_each_completion_by_the_fraction_of_tests_it_passes(require_s
     assert reward(prompts=None, completions=conversational, **trl_columns(2)) == [1.0, 0.5]
 
 
+def test_a_step_s_repeated_completions_are_graded_once(require_sandbox, monkeypatch):
+    from judge import api
+    graded = []
+    real = api.grade
+
+    def counted(code, *args, **kwargs):
+        graded.append(code)
+        return real(code, *args, **kwargs)
+    monkeypatch.setattr(api, "grade", counted)
+    conversational = [[{"role": "assistant", "content": RIGHT}]]
+    scores = CodeReward()(completions=[RIGHT, WRONG, RIGHT, conversational[0], WRONG],
+                          **trl_columns(5))
+    assert scores == [1.0, 0.0, 1.0, 1.0, 0.0]
+    assert sorted(graded) == sorted(["print(int(input()) * 2)\n", "print(0)\n"]), graded
+    # TRL's sampler reads a repeated row from the dataset again: equal rows, not the same.
+    graded.clear()
+    copies = {"inputs": [list(DOUBLE["inputs"]) for _ in range(3)],
+              "outputs": [list(DOUBLE["outputs"]) for _ in range(3)]}
+    assert CodeReward()(completions=[RIGHT] * 3, **copies) == [1.0] * 3
+    assert graded == ["print(int(input()) * 2)\n"]
+
+
 def test_pass_scoring_is_all_or_nothing(require_sandbox):
     reward = CodeReward(scoring="pass")
     assert reward(completions=COMPLETIONS[:3], **trl_columns(3)) == [1.0, 0.0, 0.0]

@@ -2,7 +2,8 @@
 10-test problem, a quarter of them infinite loops, the rest right or wrong, against the reward
 a TRL user writes without a judge, measured in the same run: each completion's tests run by
 `subprocess.run` with the same time limit, as many completions at once as there are CPUs.
-Completions per second of each, and the ratio (target: >= 3x with stop_at_first_failure)."""
+Completions per second of each, and the ratio (target: >= 3x with stop_at_first_failure); and
+the same reward on a Ray instance started here (judge.evaluate.ray_gradings), warm."""
 from __future__ import annotations
 
 import os
@@ -25,7 +26,9 @@ KINDS = ["right", "wrong", "loop", "right"]          # a quarter infinite loops
 
 
 def step() -> tuple[list[str], dict]:
-    completions = [f"```python\n{PROGRAMS[KINDS[i % len(KINDS)]]}```" for i in range(COMPLETIONS)]
+    # Each completion its own program (a reward grades a step's repeats once).
+    completions = [f"```python\n# completion {i}\n{PROGRAMS[KINDS[i % len(KINDS)]]}```"
+                   for i in range(COMPLETIONS)]
     columns = {"inputs": [[f"{t}\n" for t in range(TESTS)]] * COMPLETIONS,
                "outputs": [[f"{2 * t}\n" for t in range(TESTS)]] * COMPLETIONS,
                "time_limit_ms": [TIME_LIMIT_MS] * COMPLETIONS, "checker": ["wcmp"] * COMPLETIONS}
@@ -49,6 +52,18 @@ def bare_reward(completions: list[str], columns: dict) -> list[float]:
         return list(pool.map(one, range(len(completions))))
 
 
+def _on_ray() -> tuple[float, list[float | None]]:
+    """The same step on a Ray instance started here, its workers warmed by a first step (a
+    trainer's later steps find them so)."""
+    from judge.reward import CodeReward
+    completions, columns = step()
+    with CodeReward(ray="local", stop_at_first_failure=True) as reward:
+        reward(completions=completions[:4], **{k: v[:4] for k, v in columns.items()})
+        started = time.perf_counter()
+        scores = reward(completions=completions, **columns)
+        return time.perf_counter() - started, scores
+
+
 def run(console) -> None:
     from judge.reward import CodeReward
     completions, columns = step()
@@ -62,6 +77,7 @@ def run(console) -> None:
         started = time.perf_counter()
         scores = reward(completions=completions, **columns)
         rows.append((label, time.perf_counter() - started, scores))
+    rows.append(("CodeReward on Ray (local, warm workers), stop_at_first_failure", *_on_ray()))
     table = Table(title=f"TRL-shaped reward: {COMPLETIONS} completions x {TESTS} tests, a quarter "
                   "infinite loops")
     for column in ("reward", "s", "completions/s", "vs bare", "scores right"):
