@@ -21,6 +21,8 @@ on its own slot, pinned to one core of its node.
 - Re-runs (borderline TLEs, BUSY) go, after the parallel phase and its workers are gone, to one
   worker on one node (the driver's when it is a node of the cluster), pinned to the CPU other
   work leaves the most room on there, as in the local run.
+- A kept phase (`judge_kept`, for ray_gradings' batches of single gradings) hands its workers
+  back to the cluster when it ends instead of closing them, so the next batch finds them warm.
 """
 from __future__ import annotations
 
