@@ -13,9 +13,10 @@ from ray_cluster import RAY_SLOT, assert_no_worker_left, worker_processes
 from test_reward import COMPLETIONS, DOUBLE, HALF, RIGHT, SPIN, fenced, trl_columns
 from test_ungameable import MINUS_ONE, doors, problem_rows
 
+from conftest import scaled
 from judge.verdicts import Verdict
 
-pytest.importorskip("ray", reason="judge[ray] is not installed (make setup installs it)")
+ray = pytest.importorskip("ray", reason="judge[ray] is not installed (make setup installs it)")
 
 from judge.reward import CodeReward  # noqa: E402
 
@@ -37,6 +38,13 @@ def test_the_cluster_gives_the_scores_of_this_process_from_every_node(cluster):
         remote = reward.grade_batch(completions, columns)
         assert [g.score for g in remote] == [1.0, 0.5, 0.0, 0.0, 0.0, 0.0]
         assert remote == local
+        # A worker still starting when a batch began joins a later one (on a loaded machine
+        # one node's may start well after the other's): with both up, a batch of distinct
+        # programs reaches both nodes.
+        late = [h.ready_ref for h in reward.on_ray.cluster.late]
+        ray.wait(late, num_returns=len(late), timeout=scaled(300_000) / 1000)
+        variants = [fenced(f"# {i}\nprint(int(input()) * 2)\n") for i in range(12)]
+        assert reward(completions=variants, **trl_columns(12)) == [1.0] * 12
         graded = graded_by_node(reward)
         assert len(graded) == 2 and all(n > 0 for n in graded.values()), graded
         # The next call finds the same workers, warm; repeats of one completion are graded once.
