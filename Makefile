@@ -93,7 +93,7 @@ native: venv
 # The whole suite in the default cgroup mode (JUDGE_CGROUP, else auto), then the sandbox,
 # hostile and grading suites again in the no-cgroup mode, which hosts without cgroups get.
 test: setup
-	$(PY) -m pytest -q -rs tests
+	$(PY) -m pytest -q -rs --durations=15 tests
 	JUDGE_CGROUP=none $(PY) -m pytest -q tests/test_sandbox_limits.py \
 	  tests/test_sandbox_hostile.py tests/test_grading.py tests/test_languages.py
 

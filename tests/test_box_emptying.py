@@ -1,4 +1,4 @@
-"""A tmpfs box is emptied between runs whatever the last run left in it (docs/design.md §2.3):
+"""A tmpfs box is emptied between runs whatever the last run left in it (docs/design.md §3.3):
 a chain of nested directories deeper than Python's recursion limit, names with any bytes,
 links pointing out of the box (never followed), directories the program made unreadable, a
 FIFO, files a lingering descriptor holds open. A box that cannot be emptied costs the slot a
