@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 import errno
 import fcntl
 import fnmatch
@@ -221,6 +222,31 @@ def _ending(run: RunResult, log: str) -> str:
     return f"{run.status}: {how}" if how else str(run.status)
 
 
+class _Again(enum.Enum):
+    """The sandbox failed on a source while its language's control program compiled: the source
+    is compiled once more (a second failure is the source's doing)."""
+    COMPILE = "again"
+
+
+_AGAIN = _Again.COMPILE
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """One compile that ran, with what judging its end needs."""
+    run: RunResult
+    log: str
+    box: int
+    limits: Limits
+    argv: list[str]
+    given: tuple
+    sandbox: Sandbox
+    started: float
+
+    def elapsed_ms(self) -> float:
+        return (time.perf_counter() - self.started) * 1e3
+
+
 class Compiler:
     """Builds submissions in a sandbox slot whose /box is a tmpfs the size of the artifact limit
     ($JUDGE_ARTIFACT_LIMIT_MB): the kernel bounds what one compile can write, in bytes and in
@@ -423,73 +449,91 @@ class Compiler:
             if exc.errno != errno.ENOSPC:
                 raise
             return self._out_of_room("the source is larger than", started)
-        log = ""
-        limits = compile_limits(self.artifact_limit_mb, time_limit_ms)
-        if argv is None:
-            status = "OK"
-        else:
+        status, log = "OK", ""
+        if argv is not None:
+            limits = compile_limits(self.artifact_limit_mb, time_limit_ms)
             run, log = self._run(sandbox, argv, limits, language)
-            elapsed = (time.perf_counter() - started) * 1e3
-            # A stop that depends on the machine's load: never a CE kept in the cache for good.
-            load_dependent = run.status == Status.BUSY
-            if run.status == Status.BUSY:
-                busy = busy_evidence(run)
-                if busy is not None:
-                    # Starved of CPU by work outside it, measured on one exact clock.
-                    detail = describe_end(run)
-                    logger.warning("%s compile starved of CPU: %s (run %s)", language.name, detail,
-                                   run)
-                    return CompileResult("SE", detail, None, False, elapsed, busy)
-                # No exact clock behind the figure: the TLE its wall clock says.
-                run = dataclasses.replace(run, status=Status.TLE, killed_by=KilledBy.WALL_TIMER)
-            error = run.error or ""
-            if run.status == Status.SE and error.startswith(CANNOT_EXECUTE):
-                # The host's compiler (never anything the source built) cannot run: a host
-                # without its toolchain.
-                logger.warning("%s compile: %s", language.name, error)
-                return CompileResult("SE", error, None, False, elapsed, Evidence(
-                    EvidenceKind.TOOLCHAIN, f"the host's {argv[0]} could not be executed: {error}"))
-            out_of_room = (run.status not in (Status.SE, Status.RF)
-                           and _ran_out_of_room(run, log, box))
-            if run.status == Status.RE and not out_of_room:
-                status = "CE"               # the compiler's own answer: the source does not build
-            elif run.status == Status.TLE and limits != compile_limits(self.artifact_limit_mb):
-                # Stopped by a caller's shorter limit (as SandboxFusion's compile_timeout stops
-                # it): the judge's own would compile it, so the cache must not answer CE for it
-                # to the next caller.
-                log += f"\n[compilation stopped: {run.status}, {run.killed_by or ''}]"
-                return CompileResult("CE", log, None, False, elapsed)
-            elif run.status != Status.OK:
-                # Stopped by the sandbox: the source's doing, unless a known-good program is
-                # stopped too.
-                evidence = self._control(language, given, sandbox, limits, run)
-                if evidence is not None:
-                    detail = run.error or describe_end(run) or str(run.status)
-                    logger.warning("%s compile stopped (%s) and so was its control: %s",
-                                   language.name, detail, evidence)
-                    return CompileResult("SE", f"{detail}\n[judge: {evidence}]", None, False,
-                                         elapsed, evidence)
-                if run.status == Status.SE:
-                    # The sandbox failed on this source while a control compile went through:
-                    # compiled once more; a second SE is the source's doing, never cached.
-                    if not retried:
-                        return self._build(source, language, entry, given, time_limit_ms,
-                                           retried=True)
-                    log += (f"\n[compilation stopped: the sandbox failed on this source twice, "
-                            f"and compiled a known-good program in between: {error}]")
-                    return CompileResult("CE", log, None, False, elapsed)
-                if out_of_room:
-                    return self._out_of_room("the compiler wrote more than", started, log)
-                status = "CE"
-                if run.status == Status.RF:
-                    log += (f"\n[compilation stopped: the compiler made a refused system call: "
-                            f"{run.syscall}]")
-                else:
-                    log += f"\n[compilation stopped: {run.status}, {run.killed_by or ''}]"
-                if load_dependent:
-                    return CompileResult(status, log, None, False, elapsed)
-            else:
-                status = "OK"
+            ended = _Compiled(run, log, box, limits, argv, given, sandbox, started)
+            outcome = self._judge_compile(ended, language)
+            if outcome is _AGAIN and not retried:
+                return self._build(source, language, entry, given, time_limit_ms, retried=True)
+            if outcome is _AGAIN:
+                return CompileResult("CE", log + (
+                    "\n[compilation stopped: the sandbox failed on this source twice, and "
+                    f"compiled a known-good program in between: {run.error or ''}]"),
+                    None, False, ended.elapsed_ms())
+            if isinstance(outcome, CompileResult):
+                return outcome
+            status, log = outcome
+        return self._publish(entry, box, language, status, log, started)
+
+    def _judge_compile(self, ended: _Compiled, language: Language
+                       ) -> CompileResult | tuple[str, str] | _Again:
+        """What an ended compile means: a result to return as it is (an SE with its evidence, a
+        CE the cache must not keep), the (status, log) to keep in the cache, or _AGAIN (the
+        sandbox failed on this source while a control compile went through)."""
+        run, log, elapsed = ended.run, ended.log, ended.elapsed_ms()
+        # A stop that depends on the machine's load: never a CE kept in the cache for good.
+        load_dependent = run.status == Status.BUSY
+        if run.status == Status.BUSY:
+            busy = busy_evidence(run)
+            if busy is not None:
+                # Starved of CPU by work outside it, measured on one exact clock.
+                detail = describe_end(run)
+                logger.warning("%s compile starved of CPU: %s (run %s)", language.name, detail, run)
+                return CompileResult("SE", detail, None, False, elapsed, busy)
+            # No exact clock behind the figure: the TLE its wall clock says.
+            run = dataclasses.replace(run, status=Status.TLE, killed_by=KilledBy.WALL_TIMER)
+        error = run.error or ""
+        if run.status == Status.SE and error.startswith(CANNOT_EXECUTE):
+            # The host's compiler (never anything the source built) cannot run: a host without
+            # its toolchain.
+            logger.warning("%s compile: %s", language.name, error)
+            return CompileResult("SE", error, None, False, elapsed, Evidence(
+                EvidenceKind.TOOLCHAIN, f"the host's {ended.argv[0]} could not be executed: {error}"))
+        out_of_room = run.status not in (Status.SE, Status.RF) and _ran_out_of_room(run, log,
+                                                                                   ended.box)
+        if run.status == Status.OK:
+            return "OK", log
+        if run.status == Status.RE and not out_of_room:
+            return "CE", log                # the compiler's own answer: the source does not build
+        if run.status == Status.TLE and ended.limits != compile_limits(self.artifact_limit_mb):
+            # Stopped by a caller's shorter limit (as SandboxFusion's compile_timeout stops it):
+            # the judge's own would compile it, so the cache must not answer CE for it to the
+            # next caller.
+            log += f"\n[compilation stopped: {run.status}, {run.killed_by or ''}]"
+            return CompileResult("CE", log, None, False, elapsed)
+        return self._stopped_by_sandbox(ended, run, language, out_of_room, load_dependent)
+
+    def _stopped_by_sandbox(self, ended: _Compiled, run: RunResult, language: Language,
+                            out_of_room: bool, load_dependent: bool
+                            ) -> CompileResult | tuple[str, str] | _Again:
+        """A compile the sandbox stopped: the source's doing (CE), unless a known-good program is
+        stopped too (SE with that evidence)."""
+        log, elapsed = ended.log, ended.elapsed_ms()
+        evidence = self._control(language, ended.given, ended.sandbox, ended.limits, run)
+        if evidence is not None:
+            detail = run.error or describe_end(run) or str(run.status)
+            logger.warning("%s compile stopped (%s) and so was its control: %s",
+                           language.name, detail, evidence)
+            return CompileResult("SE", f"{detail}\n[judge: {evidence}]", None, False, elapsed,
+                                 evidence)
+        if run.status == Status.SE:
+            # Compiled once more; a second SE is the source's doing, never cached.
+            return _AGAIN
+        if out_of_room:
+            return self._out_of_room("the compiler wrote more than", ended.started, log)
+        if run.status == Status.RF:
+            log += f"\n[compilation stopped: the compiler made a refused system call: {run.syscall}]"
+        else:
+            log += f"\n[compilation stopped: {run.status}, {run.killed_by or ''}]"
+        if load_dependent:
+            return CompileResult("CE", log, None, False, elapsed)
+        return "CE", log
+
+    def _publish(self, entry: Path, box: int, language: Language, status: str, log: str,
+                 started: float) -> CompileResult:
+        """Keeps the compile's result (and on OK its artifacts) in the cache as `entry`."""
         elapsed = (time.perf_counter() - started) * 1e3
         entry.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=compile_cache.STAGING_PREFIX, dir=entry.parent))

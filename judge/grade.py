@@ -367,6 +367,28 @@ class Grader:
                                 f"the submission's did not: {jury.error}")
         return _Outcome(verdict, message, program, interaction.output, jury, evidence=evidence)
 
+    def _graded_test(self, index: int, test: TestCase, problem: Problem, plan: _TestPlan,
+                     timings: dict[str, float]) -> TestResult:
+        """Test `index` of `problem` run, checked and attributed (a no-verdict stands only on
+        its evidence)."""
+        if problem.interactor is not None:
+            outcome = self._interactive_test(problem.interactor, test, plan.argv, plan.limits,
+                                             plan.lang, plan.checker, timings)
+        else:
+            outcome = self._test(test, plan.argv, plan.limits, plan.lang, plan.checker, timings,
+                                 plan.keep_output, plan.env)
+        run = outcome.run
+        stands = attribute(outcome.verdict, outcome.message, outcome.evidence)
+        verdict, message = stands.verdict, stands.message
+        if verdict == Verdict.RE and plan.lang.name in PYTHON_LANGUAGES:
+            hint = missing_module_hint(plan.python_environment, outcome.stderr_tail)
+            message = f"{message}; {hint}" if hint and message else hint or message
+        return TestResult(index, verdict, run.cpu_time_ms, run.wall_time_ms, run.memory_kb,
+                          run.exit_code, run.signal, message, run=run,
+                          output=_kept(outcome.output, plan.keep_output, plan.kept_output_limit),
+                          interactor=outcome.interactor, stderr_tail=outcome.stderr_tail,
+                          evidence=stands.evidence)
+
     def grade(self, source: str, language: Language | str, problem: Problem, *,
               all_tests: bool = False, checker: str | None = None,
               keep_output: bool = False, kept_output_limit: int | None = None,
@@ -413,31 +435,15 @@ class Grader:
             return result
         assert compiled.artifacts is not None, "a compile that succeeded has its artifacts"
         self._stage(compiled.artifacts)
-        argv = lang.run_argv(source)
-        checker_name = checker or problem.checker
+        plan = _TestPlan(lang.run_argv(source), limits, lang, checker or problem.checker, env,
+                         python_environment, keep_output, kept_output_limit)
         for index, test in enumerate(problem.tests, start=1):
-            if problem.interactor is not None:
-                outcome = self._interactive_test(problem.interactor, test, argv, limits, lang,
-                                                 checker_name, timings)
-            else:
-                outcome = self._test(test, argv, limits, lang, checker_name, timings, keep_output,
-                                     env)
-            run = outcome.run
-            stands = attribute(outcome.verdict, outcome.message, outcome.evidence)
-            verdict, message = stands.verdict, stands.message
-            if verdict == Verdict.RE and lang.name in PYTHON_LANGUAGES:
-                hint = missing_module_hint(python_environment, outcome.stderr_tail)
-                message = f"{message}; {hint}" if hint and message else hint or message
-            result.tests.append(TestResult(index, verdict, run.cpu_time_ms, run.wall_time_ms,
-                                           run.memory_kb, run.exit_code, run.signal,
-                                           message, run=run,
-                                           output=_kept(outcome.output, keep_output, kept_output_limit),
-                                           interactor=outcome.interactor,
-                                           stderr_tail=outcome.stderr_tail,
-                                           evidence=stands.evidence))
+            tested = self._graded_test(index, test, problem, plan, timings)
+            result.tests.append(tested)
+            verdict = tested.verdict
             if verdict != Verdict.AC and result.verdict == Verdict.AC:
                 result.verdict = verdict
-                result.exclusion_evidence = stands.evidence
+                result.exclusion_evidence = tested.evidence
                 if not all_tests:
                     break
             spent = sum(t.cpu_time_ms for t in result.tests)
@@ -447,6 +453,19 @@ class Grader:
                 break
         timings["total"] = time.perf_counter() - started
         return result
+
+
+@dataclass(frozen=True)
+class _TestPlan:
+    """How each test of one grading runs and is checked."""
+    argv: list[str]
+    limits: Limits
+    lang: Language
+    checker: str
+    env: dict[str, str]
+    python_environment: str
+    keep_output: bool
+    kept_output_limit: int | None
 
 
 @dataclass(frozen=True)

@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from judge import config
 from judge.cli.app import app, fail, testlib_dir
 from judge.cli.problems_cmd import DATASET_HELP
+
+if TYPE_CHECKING:
+    from judge.service.settings import Settings
 
 
 @app.command("serve")
@@ -49,31 +53,32 @@ def serve_command(
 ) -> None:
     """Serve the judge over HTTP: SandboxFusion's /run_code and /submit, the native /v1 API,
     /healthz, /readyz and /metrics."""
-    from pydantic import ValidationError
-
     from judge.service.server import serve
-    from judge.service.settings import MiB, Settings, read_tokens
-    options: dict[str, object] = {
-        "host": host, "port": port if port is not None else config.current().serve_port,
-        "dataset": dataset, "testlib": testlib_dir(testlib)}
-    for name, value in (("slots", slots), ("slot_base", slot_base), ("queue_size", queue_size),
-                        ("busy_reruns", busy_reruns)):
-        if value is not None:
-            options[name] = value
-    for name, mb in (("max_body_bytes", max_body_mb), ("max_requests_bytes", max_requests_mb),
-                     ("max_answers_bytes", max_answers_mb)):
-        if mb is not None:
-            options[name] = mb * MiB
-    if trust_proxy:
-        options["trusted_proxies"] = tuple(trust_proxy)
-    if token_file is not None:
-        options["tokens"] = read_tokens(token_file)
-    try:
-        settings = Settings.model_validate(options)
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise fail(f"bad settings: {problems}") from None
+    from judge.service.settings import MiB
+    settings = _settings(
+        {"host": host, "port": port if port is not None else config.current().serve_port,
+         "dataset": dataset, "testlib": testlib_dir(testlib), "slots": slots,
+         "slot_base": slot_base, "queue_size": queue_size, "busy_reruns": busy_reruns,
+         "max_body_bytes": max_body_mb and max_body_mb * MiB,
+         "max_requests_bytes": max_requests_mb and max_requests_mb * MiB,
+         "max_answers_bytes": max_answers_mb and max_answers_mb * MiB,
+         "trusted_proxies": tuple(trust_proxy) or None}, token_file)
     if host not in ("127.0.0.1", "localhost", "::1") and not settings.tokens:
         typer.echo(f"judge: warning: listening on {host} without --token-file: anyone who can "
                    "reach this port can run code here", err=True)
     serve(settings, log_level=log_level)
+
+
+def _settings(given: dict[str, object], token_file: Path | None) -> Settings:
+    """The service's settings from the options given (None: the setting's default)."""
+    from pydantic import ValidationError
+
+    from judge.service.settings import Settings, read_tokens
+    options = {name: value for name, value in given.items() if value is not None}
+    if token_file is not None:
+        options["tokens"] = read_tokens(token_file)
+    try:
+        return Settings.model_validate(options)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise fail(f"bad settings: {problems}") from None
