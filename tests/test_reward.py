@@ -204,3 +204,10 @@ def test_a_judge_serve_gives_the_same_scores(require_sandbox):
             CodeReward(url=server.url)(completions=[RIGHT], **{
                 k: [v] for k, v in FUNCTIONAL_TWO_SUM.items()})
     assert served == local == [1.0, 0.5, 0.0, 0.0, 0.0, 0.0]
+
+
+def test_a_row_json_cannot_order_is_still_graded(require_sandbox):
+    """A column holding a mapping with keys of mixed types cannot be sorted into a content key:
+    its row shares no problem with another, and is graded all the same."""
+    columns = {**trl_columns(2), "meta": [{1: "one", "two": 2}, {1: "one", "two": 2}]}
+    assert CodeReward()(completions=[RIGHT, WRONG], **columns) == [1.0, 0.0]
