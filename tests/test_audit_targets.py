@@ -223,6 +223,29 @@ def test_bubblewrap_isolates_but_enforces_only_what_rlimits_do(require_sandbox):
         assert got["processes"] is Status.BROKEN and got["fs-shadow"] is Status.BROKEN
 
 
+HOSTILE_TEXT = "\x1b]0;owned\x07\x1b[2J\x9b31m\u202eevil"
+
+
+def test_a_target_s_terminal_escapes_never_reach_the_terminal(tmp_path):
+    """Every string of a report comes from the target (or from a saved file given to --compare):
+    its escape sequences, C1 controls and bidirectional overrides are written out, never sent."""
+    probe = TargetProbe("memory", Status.BROKEN, HOSTILE_TEXT, HOSTILE_TEXT)
+    report = TargetReport(HOSTILE_TEXT, "none", True, LIMITS, {"memory": HOSTILE_TEXT}, [probe],
+                          notes=[HOSTILE_TEXT])
+    saved = tmp_path / "hostile.json"
+    saved.write_text(to_json([report]))
+    assert load(saved)[0] == report                     # the JSON keeps the text, escaped
+    assert all(ord(c) < 0x80 for c in saved.read_text())
+    shown = judge("audit", "--compare", str(saved), env={"COLUMNS": "200"})
+    assert shown.returncode == 1, shown.stderr[-2000:]
+    for raw in ("\x1b", "\x07", "\x9b", "\u202e"):
+        assert raw not in shown.stdout + shown.stderr
+    assert "\\x1b]0;owned" in shown.stdout and "\\u202eevil" in shown.stdout
+    refused = judge("audit", "--compare", str(tmp_path / "gone\x1b[2J.json"))
+    assert refused.returncode == 2 and "cannot read" in refused.stderr
+    assert "\x1b" not in refused.stderr and "gone\\x1b[2J" in refused.stderr
+
+
 def test_the_cli_shows_what_rlimits_do_not_enforce_and_compares_saved_reports(tmp_path):
     done = judge("audit", "--target-cmd", "none", "--json")
     assert done.returncode == 1, done.stderr[-2000:]

@@ -13,7 +13,7 @@ PACKAGE = ROOT / "judge"
 # Bottom up. A module belongs to the first layer with a prefix of its name.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("judge", "judge.verdicts", "judge.config", "judge.cpus", "judge.ownership", "judge.cache",
-     "judge.build_info", "judge._native", "judge.exclusion"),
+     "judge.build_info", "judge._native", "judge.exclusion", "judge.terminal_text"),
     ("judge.sandbox",),
     ("judge.problems", "judge.harness"),
     ("judge.languages", "judge.compile_cache", "judge.compiler", "judge.compile_control"),

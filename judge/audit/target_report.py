@@ -7,11 +7,12 @@ import json
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
+from rich.markup import escape as escape_markup
 from rich.table import Table
 
 from judge import JudgeError
 from judge.audit.target_audit import KINDS, Status, TargetReport
+from judge.terminal_text import terminal_safe
 
 FORMAT = 1
 STYLE = {Status.HELD: "green", Status.BROKEN: "red bold", Status.UNKNOWN: "yellow",
@@ -19,9 +20,15 @@ STYLE = {Status.HELD: "green", Status.BROKEN: "red bold", Status.UNKNOWN: "yello
 LIMITS = ("cpu", "wall", "memory", "output", "processes")
 
 
+def escape(text: str) -> str:
+    """A target's text in the table: neither rich markup nor terminal escapes (a target under
+    audit, or a saved report given to --compare, is as hostile as a submission)."""
+    return escape_markup(terminal_safe(text))
+
+
 def to_json(reports: list[TargetReport]) -> str:
     return json.dumps({"format": FORMAT, "ok": all(not r.broken for r in reports),
-                       "targets": [r.to_dict() for r in reports]}, indent=2, ensure_ascii=False)
+                       "targets": [r.to_dict() for r in reports]}, indent=2, ensure_ascii=True)
 
 
 def load(path: Path) -> list[TargetReport]:

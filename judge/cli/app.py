@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from judge import config
+from judge.terminal_text import terminal_safe
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="A sandboxed judge for competitive-programming code.")
@@ -36,5 +37,5 @@ def testlib_dir(option: Path | None) -> str | None:
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Prints one line on stderr and returns the exit to raise."""
-    typer.echo(f"judge: {message}", err=True)
+    typer.echo(f"judge: {terminal_safe(message)}", err=True)
     return typer.Exit(code)

@@ -28,9 +28,3 @@ def stderr_console() -> Console:
 
 def prose_width(console: Console) -> int:
     return min(console.width, READING_WIDTH)
-
-
-def terminal_safe(text: str) -> str:
-    """A program's text (stderr, a compile log) as the terminal may show it: control characters
-    other than newline and tab written out (\\x1b), so no escape sequence reaches the terminal."""
-    return "".join(c if c.isprintable() or c in "\n\t" else f"\\x{ord(c):02x}" for c in text)

@@ -9,9 +9,10 @@ from rich.console import Console
 from rich.table import Table
 
 from judge.cli.app import app, fail, testlib_dir
-from judge.cli.console import stdout_console, terminal_safe
+from judge.cli.console import stdout_console
 from judge.cli.problems_cmd import DATASET_HELP
 from judge.problems.rules import TimeRule
+from judge.terminal_text import terminal_safe
 from judge.verdicts import VERDICT_STYLES, Verdict
 
 
