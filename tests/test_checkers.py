@@ -57,7 +57,7 @@ def test_python_and_the_docs_list_the_c_registry():
     root = Path(__file__).resolve().parents[1]
     listed = re.findall(r"X\((\w+), \w+\)", (root / "native" / "checker_list.h").read_text())
     assert checker_names() == tuple(listed)
-    for page in ("grading.md", "design.md"):
+    for page in ("grading.md", "design/5-compilation-and-checkers.md"):
         documented = re.findall(r"checker of testlib's `checkers/` folder \(([^)]*)\)",
                                 (root / "docs" / page).read_text(), re.I)
         assert documented, page
