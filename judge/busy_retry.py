@@ -2,7 +2,8 @@
 evidence) is no verdict yet, so the same work is done again, alone where the caller can arrange
 it, after a pause that grows each time, until it ends in a verdict or the tries or the time run
 out. Only then does a BUSY leave the judge, so a client (verl, TRL, the `sandbox-fusion`
-client) meets one only when the machine stays overloaded (docs/design.md §6.5, docs/rl.md).
+client) meets one only when the machine stays overloaded (docs/design/6-evaluation.md §6.5,
+docs/rl.md).
 
 `judge eval` has its own form of this rule (its re-run phase, judge/evaluate/rerun.py): it
 defers every BUSY sample to a serial phase at the end. Single gradings and runs (`judge serve`,

@@ -2,8 +2,8 @@
 sandbox with the same limits as a submission whose compile the sandbox stopped (RF, TLE, MLE,
 OLE, out of room, SE). When the control fails too, the stop is the judge's (its policy, limits
 or toolchain cannot build anything here), and the compile is SE with that evidence; when the
-control compiles, the stop was the source's doing, and the compile is CE (docs/design.md §5.2,
-§6.5).
+control compiles, the stop was the source's doing, and the compile is CE
+(docs/design/5-compilation-and-checkers.md §5.2, §6.5).
 
 Each program is the smallest that goes through the language's whole build (its compiler, its
 standard library's headers or modules, its linker), so that it fails where any program would,

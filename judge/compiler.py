@@ -170,8 +170,8 @@ def _host_state(paths: tuple[Path, ...],
 
 def host_state() -> bytes:
     """A digest of what a compile sees of the host; a compile cache entry made under another is
-    never served (docs/design.md §5.3). Read again whenever one of its files changes, so that a
-    long-lived process (judge serve) sees an install made while it runs."""
+    never served (docs/design/5-compilation-and-checkers.md §5.3). Read again whenever one of its
+    files changes, so that a long-lived process (judge serve) sees an install made while it runs."""
     paths = (*HOST_STATE_FILES, supervisor_path())
     return _host_state(paths, tuple(_identity(path) for path in paths))
 

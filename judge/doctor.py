@@ -115,7 +115,8 @@ def _sandbox_checks() -> list[Check]:
     return checks
 
 
-# What each clock BUSY's figure can be measured on is (native/starvation.c, docs/design.md §3.8).
+# What each clock BUSY's figure can be measured on is (native/starvation.c,
+# docs/design/3-isolation.md §3.8).
 BUSY_CLOCKS = {
     "nohz-idle": "the kernel's idle time, accounted at idle entry and exit (NO_HZ: /proc/stat's "
                  "idle and iowait); BUSY's figure is exact to 20 ms",
@@ -140,9 +141,9 @@ def busy_clock_check(clock: str | None, reason: str | None,
                    f"; without it, none ({why.split('; ')[-1] if why else 'no cpuidle states'})")
     return Check("busy clock", clock in BUSY_CLOCKS and clock != "none", detail,
                  "a run starved of CPU by other work is the TLE of its wall clock, never BUSY "
-                 "(judge eval re-runs a TLE alone, design §6.4); a NO_HZ kernel and the judge "
-                 "as root (to read /proc/timer_list), or cpuidle states on a pinned slot, give "
-                 "an exact clock")
+                 "(judge eval re-runs a TLE alone, docs/design/6-evaluation.md §6.4); a NO_HZ "
+                 "kernel and the judge as root (to read /proc/timer_list), or cpuidle states on "
+                 "a pinned slot, give an exact clock")
 
 
 VSOCK_PROBE = f"import socket; socket.socket({int(socket.AF_VSOCK)}, socket.SOCK_STREAM).close()"

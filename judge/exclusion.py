@@ -1,6 +1,7 @@
-"""The one rule for leaving a sample out (docs/design.md §6.5): a judge failure (SE, FAIL, BUSY,
-SKIPPED) stands only with evidence that the submission did not cause it; without evidence the
-failure is the submission's own, and `attribute` turns it into the verdict the submission earned.
+"""The one rule for leaving a sample out (docs/design/6-evaluation.md §6.5): a judge failure (SE,
+FAIL, BUSY, SKIPPED) stands only with evidence that the submission did not cause it; without
+evidence the failure is the submission's own, and `attribute` turns it into the verdict the
+submission earned.
 
 Each path into a judge failure gathers its own evidence where it happens (a control run on the
 same slot with the same limits, the jury's data through the same checker, the CPU measured on

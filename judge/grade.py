@@ -1,5 +1,5 @@
 """Grading one submission: compile, run the tests in order under the problem's limits, check
-each output, and give the verdict with its figures (docs/design.md §4.3 grading, §5)."""
+each output, and give the verdict with its figures (docs/design/4-verdicts.md §4.3 grading, §5)."""
 from __future__ import annotations
 
 import dataclasses

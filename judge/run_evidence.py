@@ -1,5 +1,6 @@
 """Whether a run the sandbox ended as SE or BUSY is the judge's failure or the program's own
-(docs/design.md §6.5): the evidence for a run's exclusion, gathered on the slot that ran it.
+(docs/design/6-evaluation.md §6.5): the evidence for a run's exclusion, gathered on the slot that
+ran it.
 
 - A program the kernel would not execute (`cannot execute ./code.exe: …`) is the program's own
   failure when the executable is the submission's build: what its ELF header, its PT_INTERP or

@@ -1,9 +1,9 @@
 /* judge-supervisor: one long-lived process per worker slot. It creates the slot's namespaces and
  * root once, then serves run requests from the Python side over a SOCK_SEQPACKET socket:
- * every program is forked here, by a small process, never by Python (docs/design.md §3.1,
- * supervisor).
+ * every program is forked here, by a small process, never by Python
+ * (docs/design/3-isolation.md §3.1, supervisor).
  *
- * Process tree (docs/design.md §2, process tree):
+ * Process tree (docs/design/2-process-tree.md §2, process tree):
  *                python -> outer supervisor (host namespaces: uid maps, cgroup directories)
  *                            -> init (pid 1 of the sandbox's namespaces: serves the requests)
  *                                 -> the program of each run */

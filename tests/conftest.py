@@ -1,4 +1,4 @@
-"""Shared fixtures of the sandbox tests (docs/design.md §8, tests).
+"""Shared fixtures of the sandbox tests (docs/design/8-tests.md §8, tests).
 
 - `box`: a session temp dir (mode 755, readable by the sandbox uid) holding the test programs of
   tests/programs: the C ones compiled statically, the Python ones copied, Main.java compiled.
@@ -87,7 +87,7 @@ def quiet_cpu() -> int:
 class CpuWatch:
     """How much of a CPU's time went to anything but idling while a block ran, measured from
     outside the sandbox: the wall clock less /proc/stat's idle and iowait, which a NO_HZ kernel
-    accounts exactly, at idle entry and exit (docs/design.md §3.8).
+    accounts exactly, at idle entry and exit (docs/design/3-isolation.md §3.8).
 
         with CpuWatch(sb.cpu) as watch:
             r = sb.run(...)

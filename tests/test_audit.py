@@ -1,7 +1,7 @@
 """`judge audit`: the real audit passes on this machine, a deliberately broken configuration
 makes it fail, bad usage is exit 2, and the host facts turn into the right warnings.
 
-No timing is asserted here beyond what the audit itself decides (docs/design.md §8, tests):
+No timing is asserted here beyond what the audit itself decides (docs/design/8-tests.md §8, tests):
 the audit's own thresholds are the looser ones meant for shared machines (§7). Only the tests'
 own wall-clock bounds are stretched by JUDGE_TEST_TIME_SCALE (see conftest)."""
 from __future__ import annotations

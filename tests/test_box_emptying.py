@@ -1,8 +1,8 @@
-"""A tmpfs box is emptied between runs whatever the last run left in it (docs/design.md §3.3):
-a chain of nested directories deeper than Python's recursion limit, names with any bytes,
-links pointing out of the box (never followed), directories the program made unreadable, a
-FIFO, files a lingering descriptor holds open. A box that cannot be emptied costs the slot a
-restart before the next run, never that run's result."""
+"""A tmpfs box is emptied between runs whatever the last run left in it
+(docs/design/3-isolation.md §3.3): a chain of nested directories deeper than Python's recursion
+limit, names with any bytes, links pointing out of the box (never followed), directories the program
+made unreadable, a FIFO, files a lingering descriptor holds open. A box that cannot be emptied costs
+the slot a restart before the next run, never that run's result."""
 from __future__ import annotations
 
 import os

@@ -188,7 +188,8 @@ def hogs_on(cpu: int, count: int = 4) -> Iterator[Callable[[], None]]:
 
 @pytest.fixture(scope="module")
 def starvable(require_sandbox):
-    """Skips where no exact clock can tell starvation (nothing is BUSY there: design §3.8)."""
+    """Skips where no exact clock can tell starvation (nothing is BUSY there:
+    docs/design/3-isolation.md §3.8)."""
     with tempfile.TemporaryDirectory() as box:
         os.chmod(box, 0o755)
         with Sandbox(box=box, slot=next_slot()) as probe:

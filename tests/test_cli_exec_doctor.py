@@ -199,8 +199,8 @@ def test_doctor_reports_the_cgroup_detection_the_sandbox_uses(require_sandbox):
 
 
 def test_doctor_names_the_busy_clock_the_sandbox_uses(require_sandbox):
-    """Which clock a starved run's outside work is measured on (design §3.8), as a started slot
-    reports it; "none" (no run can be BUSY) is a warning, not a failure."""
+    """Which clock a starved run's outside work is measured on (docs/design/3-isolation.md §3.8), as
+    a started slot reports it; "none" (no run can be BUSY) is a warning, not a failure."""
     from judge.sandbox import Sandbox
     out = judge("doctor", "--json")
     busy = {c["name"]: c for c in json.loads(out.stdout)["checks"]}["busy clock"]

@@ -1,8 +1,8 @@
-"""Every dataset comparator is total (docs/design.md §5.5): it runs in the judge's own process on
-bytes the submission chose, so any output gets OK or WA as the benchmark decides, never an
-exception (an exception is SE: the sample leaves the metrics, `judge.api.grade` raises and the
-service answers 500). A seeded fuzzer feeds thousands of hostile outputs to each comparison
-without its last guard (`__wrapped__`), and the crashes found once stay fixed."""
+"""Every dataset comparator is total (docs/design/5-compilation-and-checkers.md §5.5): it runs in
+the judge's own process on bytes the submission chose, so any output gets OK or WA as the benchmark
+decides, never an exception (an exception is SE: the sample leaves the metrics, `judge.api.grade`
+raises and the service answers 500). A seeded fuzzer feeds thousands of hostile outputs to each
+comparison without its last guard (`__wrapped__`), and the crashes found once stay fixed."""
 from __future__ import annotations
 
 import json

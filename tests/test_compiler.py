@@ -3,7 +3,7 @@ here): no file past the limit, no more than the limit in the build box (bytes an
 compile stopped by them is a CE that says why and leaves nothing in the cache. A compile the
 sandbox stops (a refused call, its time, its memory) is the source's CE unless the language's
 control program is stopped too, or the host's compiler cannot be executed: then SE, with that
-evidence (docs/design.md §5.2)."""
+evidence (docs/design/5-compilation-and-checkers.md §5.2)."""
 from __future__ import annotations
 
 import dataclasses

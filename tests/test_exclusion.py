@@ -1,7 +1,7 @@
-"""The one rule for leaving a sample out (judge/exclusion.py, judge/run_evidence.py, docs/design.md
-§6.5): a judge failure stands only with evidence that the submission did not cause it, and the
-evidence is what each path gathered on its own slot. Row by row on made-up runs, then on real
-programs that try a door."""
+"""The one rule for leaving a sample out (judge/exclusion.py, judge/run_evidence.py,
+docs/design/6-evaluation.md §6.5): a judge failure stands only with evidence that the submission did
+not cause it, and the evidence is what each path gathered on its own slot. Row by row on made-up
+runs, then on real programs that try a door."""
 from __future__ import annotations
 
 import dataclasses

@@ -1,7 +1,7 @@
 """The import graph of the judge: no module imports a layer above its own, and no modules import
 each other in a cycle, counting every import (at the top, inside functions, under
-TYPE_CHECKING). The layers are docs/design.md §1's, bottom up; a module may import its own layer
-and those below."""
+TYPE_CHECKING). The layers are docs/design/1-architecture.md §1's, bottom up; a module may import
+its own layer and those below."""
 from __future__ import annotations
 
 import ast

@@ -1,7 +1,7 @@
-"""The hostile suite (docs/design.md §3 isolation, §8 tests): programs that attack the sandbox.
-Every case asserts its status, the bound it must meet (time, memory, output) and that nothing of
-it is left on the host afterwards (assert_no_leftovers, also run by the fixture when the slot
-closes).
+"""The hostile suite (docs/design/3-isolation.md §3 isolation, §8 tests): programs that attack the
+sandbox. Every case asserts its status, the bound it must meet (time, memory, output) and that
+nothing of it is left on the host afterwards (assert_no_leftovers, also run by the fixture when the
+slot closes).
 
 The suite runs in the cgroup mode JUDGE_CGROUP names (`make test` runs it with the default and
 again with "none"); where the verdict differs by mode the test branches on `sb.cgroup`: without

@@ -3,7 +3,7 @@ output, exit codes and signals, refused syscalls, stdin/stdout plumbing, the fil
 reuse, the cgroup modes (JUDGE_CGROUP and the no-cgroup mode), CPython and the JVM, bad inputs,
 and the unprivileged mode (with a delegated cgroup v2 subtree where the host has one).
 
-Timing precision belongs in benchmarks (docs/design.md §8, tests): the tolerances here are
+Timing precision belongs in benchmarks (docs/design/8-tests.md §8, tests): the tolerances here are
 generous, the bounds on limits are not. Limits and wall-clock bounds go through `scaled()`
 (JUDGE_TEST_TIME_SCALE, see conftest) where timing is not the point; the suite runs in the
 mode JUDGE_CGROUP names (`make test` runs it with the default and again with "none")."""

@@ -1,6 +1,6 @@
 """What `judge serve` holds and sends is bounded whatever a program prints or a client does
-(docs/design.md §9.1): every answer's encoded size is within Settings.answer_limit_bytes (a
-control byte is six bytes of JSON, so output is cut by its encoded length), and clients that
+(docs/design/9-service.md §9.1): every answer's encoded size is within Settings.answer_limit_bytes
+(a control byte is six bytes of JSON, so output is cut by its encoded length), and clients that
 send requests and never read their answers keep the server's RSS within
 Settings.memory_bound_bytes. Also: a run that leaves its box in any shape never fails the next
 request on its slot."""

@@ -653,8 +653,9 @@ def test_a_checker_broken_on_the_jurys_data_is_fail_with_evidence(grader, door):
                                'too: FAIL Expected integer, but "fifteen" found (answer.txt)')
 
 
-# The header's records of when a program first read the submission's output (design §4.5),
-# from a program built and run on the host: what it writes to stderr, as the judge reads it.
+# The header's records of when a program first read the submission's output
+# (docs/design/4-verdicts.md §4.5), from a program built and run on the host: what it writes to
+# stderr, as the judge reads it.
 RECORDING_INTERACTOR = r'''
 #include "testlib.h"
 int main(int argc, char *argv[]) {

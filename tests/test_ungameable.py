@@ -95,7 +95,7 @@ int main(int argc, char* argv[]) {
 CUSTOM_CHECKERS = {"count": COUNT_CHECKER, "points": POINTS_CHECKER}
 CUSTOM_ANSWERS = {"count": "2\n1 2", "points": "12.5"}
 
-# The doors of issue 43 (docs/design.md §6.5), each a problem with its honest program.
+# The doors of issue 43 (docs/design/6-evaluation.md §6.5), each a problem with its honest program.
 # The count checker again, with an answer file that holds only the jury's value (the optimum)
 # while the output is a construction: the jury's answer is no valid output, so it cannot vouch
 # for a FAIL. An interactor that takes a count from the program and reads that many numbers:
@@ -136,7 +136,8 @@ def problem_rows() -> list[dict]:
 
 
 # testlib's pointsinfo answers with points_info and no number: there are no full marks to reach,
-# so a pass/fail verdict there is never AC, not even for the jury's answer (design §4.4).
+# so a pass/fail verdict there is never AC, not even for the jury's answer
+# (docs/design/4-verdicts.md §4.4).
 NEVER_AC = {"ug/pointsinfo"}
 
 OUTPUT_PROBLEMS = ([f"ug/{name}" for name in sorted(STANDARD_ANSWERS)]
@@ -309,8 +310,9 @@ def behaviour_samples() -> list[dict]:
     return rows
 
 
-# Issue 43's doors: programs written to make their own run a judge failure (design §6.5). Each
-# must end as the failure the submission earned (`becomes`), on every path.
+# Issue 43's doors: programs written to make their own run a judge failure
+# (docs/design/6-evaluation.md §6.5). Each must end as the failure the submission earned
+# (`becomes`), on every path.
 @dataclass(frozen=True)
 class Door:
     name: str
@@ -522,7 +524,8 @@ def test_the_behaviours_end_as_the_submission_s_own_failure(evaluation):
 
 
 def test_the_doors_end_as_the_submission_s_own_failure(evaluation):
-    """Each door of design §6.5 ends as the failure the program earned, with no evidence."""
+    """Each door of docs/design/6-evaluation.md §6.5 ends as the failure the program earned, with no
+    evidence."""
     expected = {(d.name, d.problem): d.becomes for d in doors()}
     got = {(row["adversary"], row["problem_id"]): rec for row, rec in evaluation["adversaries"]
            if (row["adversary"], row["problem_id"]) in expected}

@@ -34,9 +34,9 @@ MEMORY_FRACTIONS = (0.5, 0.9, 1.1)
 OOM_FRACTION = 1.5             # C++ only: past the cgroup's hard limit, killed by the kernel
 STACK_FRACTION = 0.8
 
-# Pass thresholds. docs/design.md §7 (audit) has the benchmark targets (1% or 2 ms, TL + 5 ms,
-# spread 2%/5%); the audit runs on machines that may be shared and busy, so it passes with looser
-# bounds and prints the figures so that anyone can hold them against the targets.
+# Pass thresholds. docs/design/7-audit.md §7 (audit) has the benchmark targets (1% or 2 ms,
+# TL + 5 ms, spread 2%/5%); the audit runs on machines that may be shared and busy, so it passes
+# with looser bounds and prints the figures so that anyone can hold them against the targets.
 # The sandbox's CPU time against the program's own process CPU clock: it may be above it by this
 # much (the sandbox also counts the exec before the program's clock is read and the exit after
 # it: ~0.1 ms for C++, ~3 ms for Python, ~5-10 ms for the JVM) ...
@@ -80,8 +80,8 @@ BASELINE_SHARE = 0.25
 RUNTIME_BASELINE_SHARE = {"racket": 0.3}
 SPREAD_SERIAL = 0.05
 SPREAD_LOADED = 0.15
-TARGET_SPREAD = {"serial": 0.02, "loaded": 0.05}   # docs/design.md §7
-TARGET_OVERSHOOT_MS = 5.0                            # docs/design.md §7
+TARGET_SPREAD = {"serial": 0.02, "loaded": 0.05}   # docs/design/7-audit.md §7
+TARGET_OVERSHOOT_MS = 5.0                            # docs/design/7-audit.md §7
 OVERHEAD_FRACTION = 0.4        # the spinner that measures the runtime's own CPU cost
 STABILITY_FRACTION = 0.6
 ATTEMPTS = 3                   # tries of a timing probe that lands on the wrong side

@@ -48,7 +48,7 @@ class CheckResult:
     @property
     def test_verdict(self) -> Verdict:
         """What a test gets for this word (a checker's or an interactor's): points are AC only
-        at exactly full marks, else WA (docs/design.md §4.4)."""
+        at exactly full marks, else WA (docs/design/4-verdicts.md §4.4)."""
         if self.verdict == CheckerVerdict.POINTS:
             return Verdict.AC if self.has_full_marks else Verdict.WA
         return TEST_VERDICT_OF_CHECKER[self.verdict]

@@ -2,8 +2,9 @@
 
 Each checker is ``f(input: bytes, output: bytes, answer: bytes) -> (verdict, message)`` with
 verdict "OK" or "WA". Each is total: it runs in the judge's own process on bytes the submission
-chose, so any output whatever gets a word, never an exception (docs/design.md §5.5). They
-reproduce the published evaluation code's behaviour:
+chose, so any output whatever gets a word, never an exception
+(docs/design/5-compilation-and-checkers.md §5.5). They reproduce the published evaluation code's
+behaviour:
 
 ``lcb`` -- LiveCodeBench ``testing_util.grade_stdio``:
     both texts are stripped and split on "\\n", every line stripped; the line counts must match;
@@ -82,7 +83,7 @@ def _total(compare: Callable[[bytes, bytes, bytes], Comparison]) -> Callable[[by
 # The comparisons walk the texts a line or a token at a time and count before they walk: an
 # output of millions of short lines (which `split` turned into millions of objects, 25 to 50
 # times the output's size) costs one decoded copy of the output, whatever its shape
-# (docs/design.md §9.1).
+# (docs/design/9-service.md §9.1).
 
 # The texts are cut into windows of about this many characters, each split at C speed.
 _WINDOW = 1 << 16

@@ -1,5 +1,5 @@
 """The verdict of one interactive test, from how the submission ended and what the interactor
-said, as Codeforces and testlib combine them (docs/design.md §4.5, README "Interactive
+said, as Codeforces and testlib combine them (docs/design/4-verdicts.md §4.5, README "Interactive
 problems"). One function decides; the table is tested row by row in
 tests/test_interaction_verdict.py.
 

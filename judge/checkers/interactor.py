@@ -1,6 +1,6 @@
 """One test of an interactive problem: the submission and the problem's interactor run at the
 same time, each in a slot of its own, the submission's stdout piped to the interactor's stdin
-and the interactor's stdout to the submission's stdin (docs/design.md §4.5).
+and the interactor's stdout to the submission's stdin (docs/design/4-verdicts.md §4.5).
 
 The interactor is dataset content, so as untrusted as the submission: it is built in the
 compile sandbox against the judge's testlib.h (or the given checkout), and runs in its own
@@ -14,7 +14,8 @@ as undelivered and the run goes on to its own end.
 
 Each interaction gives the interactor a fresh secret, with which the judge's testlib.h records
 on its stderr when the interactor first read the submission's output: the evidence that an
-interactor's failure was the jury's (judge.checkers.stream_marks, docs/design.md §4.5)."""
+interactor's failure was the jury's (judge.checkers.stream_marks,
+docs/design/4-verdicts.md §4.5)."""
 from __future__ import annotations
 
 import dataclasses
@@ -39,7 +40,7 @@ INTERACTOR_OUTPUT_MB = 64          # what it writes to the submission, and the s
 INTERACTOR_BOX_MB = 512            # its tmpfs /box: input, answer and tout
 MESSAGE_LIMIT = 1 << 16
 # An interactor's points have no jury answer to be weighed against: full marks are 1, the
-# 0-to-1 scale of testlib's points (docs/design.md §4.5).
+# 0-to-1 scale of testlib's points (docs/design/4-verdicts.md §4.5).
 INTERACTOR_FULL_POINTS = 1.0
 # The build's directory is bound read-only here (a tmpfs box never runs what is in it).
 BUILD_INSIDE = "/interactor"

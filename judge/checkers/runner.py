@@ -76,8 +76,8 @@ class CheckerRunner:
 
     def check_output(self, checker: str, input: bytes, output: bytes, answer: bytes) -> CheckResult:
         """The checker's final word on a submission's output, weighed against its word on the
-        jury's answer (docs/design.md §4.4), so that no output leaves the metrics or scores by
-        how it breaks the checker. A FAIL stands only when the checker fails on the jury's
+        jury's answer (docs/design/4-verdicts.md §4.4), so that no output leaves the metrics or
+        scores by how it breaks the checker. A FAIL stands only when the checker fails on the jury's
         answer given as the output too (whatever the output, the jury's data is at fault), and
         then carries that as its evidence; any other FAIL came from the output and is WA, the
         checker's FAIL line kept in the message. A checker the sandbox failed to run (SE or

@@ -1,6 +1,6 @@
 """What the judge's testlib header records of a jury program's reading of the submission's output
-(docs/design.md §4.5): whether the program read any of it before it ended, and how much CPU it
-had used when it first did.
+(docs/design/4-verdicts.md §4.5): whether the program read any of it before it ended, and how much
+CPU it had used when it first did.
 
 The judge gives the program a fresh secret in MARK_ENV. The header (judge/checkers/testlib)
 writes "JUDGE-MARK <secret> begin" to its stderr when the program registers, and

@@ -1,4 +1,5 @@
-"""`judge eval --ray`: the parallel and re-run phases on a Ray cluster (docs/design.md §6.7 ray).
+"""`judge eval --ray`: the parallel and re-run phases on a Ray cluster
+(docs/design/6-evaluation.md §6.7 ray).
 
 The driver (the `judge eval` process) keeps everything the local run keeps: the one SQLite
 store, resume, dedup by judgment key, the metrics; only the gradings move. Ray decides where

@@ -3,7 +3,7 @@ its code extracted (the last fenced block), and its judgment key computed; a row
 cannot grade carries its verdict (NO_CODE, UNGRADABLE, SKIPPED) and the reason.
 
 A row is SKIPPED (left out of the metrics) only with evidence that the model did not choose
-what cannot be graded (docs/design.md §6.5): the row names a problem the dataset lacks
+what cannot be graded (docs/design/6-evaluation.md §6.5): the row names a problem the dataset lacks
 (`named-problem`), or the row, --lang or the benchmark named a language this host has no
 toolchain for (`named-language`). A language only the completion's own code fence chose is the
 model's choice: on a host without its toolchain the sample is UNGRADABLE, counted as failed,

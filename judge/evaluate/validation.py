@@ -61,7 +61,7 @@ def _refused_jury_answer(checkers, problem) -> str | None:
     """Why the checker cannot judge: it FAILs on the jury's own answer of some test, given as
     the output, so that every sample would be a FAIL of the jury's. A WA or PE there is no
     refusal: an answer file may hold only the jury's value (the optimum) while the output is
-    a construction the checker reads differently (design §4.4)."""
+    a construction the checker reads differently (docs/design/4-verdicts.md §4.4)."""
     for index, test in enumerate(problem.tests, 1):
         check = checkers.jury_word(problem.checker, test.input, test.output)
         if check.verdict == CheckerVerdict.FAIL:

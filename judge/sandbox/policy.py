@@ -17,7 +17,7 @@ import pyseccomp
 
 from judge import JudgeError
 
-# Never allowed, in any policy (docs/design.md §3.5, seccomp).
+# Never allowed, in any policy (docs/design/3-isolation.md §3.5, seccomp).
 ALWAYS_REFUSED = frozenset("""
 ptrace process_vm_readv process_vm_writev mount umount2 pivot_root chroot unshare setns
 bpf perf_event_open io_uring_setup io_uring_enter io_uring_register userfaultfd keyctl add_key

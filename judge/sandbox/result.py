@@ -1,5 +1,5 @@
-"""What goes into a run and what comes out of it: Limits in, RunResult out (docs/design.md §3
-limits, §4 verdicts)."""
+"""What goes into a run and what comes out of it: Limits in, RunResult out
+(docs/design/3-isolation.md §3 limits, §4 verdicts)."""
 from __future__ import annotations
 
 import math

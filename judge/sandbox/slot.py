@@ -1,5 +1,5 @@
 """A warm sandbox slot: one long-lived C supervisor holding its namespaces and root, forking
-each run inside them (docs/design.md §2, process tree)."""
+each run inside them (docs/design/2-process-tree.md §2, process tree)."""
 from __future__ import annotations
 
 import array
@@ -125,9 +125,9 @@ class Sandbox:
     one_shot: the slot serves a single run (run_once, `judge exec`): its supervisor prepares
     nothing for a next run and ends with the reply, and the slot is closed without waiting for
     its clean-up; a further run starts a fresh supervisor.
-    busy_clock: the best clock a starved run's outside work may be measured on (BUSY, design
-    §3.8): "auto" (the best the host offers), "nohz-idle", "cpuidle" or "none" (no run is BUSY);
-    `sandbox.busy_clock` says which the slot took.
+    busy_clock: the best clock a starved run's outside work may be measured on (BUSY,
+    docs/design/3-isolation.md §3.8): "auto" (the best the host offers), "nohz-idle", "cpuidle" or
+    "none" (no run is BUSY); `sandbox.busy_clock` says which the slot took.
     """
 
     def __init__(self, box: str | os.PathLike | None = None, policy: str = "native", *,

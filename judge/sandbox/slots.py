@@ -1,5 +1,5 @@
 """Every sandbox slot number the judge hands out, and the CPU each slot's runs are pinned to
-(docs/design.md §2.2).
+(docs/design/2-process-tree.md §2.2).
 
 A slot is a uid: run as root, the programs of slot N run as host uid HOST_UID_BASE + N
 (native/protocol.h). Two sandboxes alive at once must therefore never share a slot: they
@@ -87,8 +87,8 @@ class SlotRange:
         return span[:count]
 
 
-# The layout (docs/design.md §2.2 lists it with the uids). Each range has a slot per CPU of
-# the largest host; `judge eval --jobs` and Ray clusters may want more.
+# The layout (docs/design/2-process-tree.md §2.2 lists it with the uids). Each range has a slot per
+# CPU of the largest host; `judge eval --jobs` and Ray clusters may want more.
 EVALUATION = SlotRange("judge eval", 0, 4 * MAX_CPUS)           # --jobs workers; the first
 #   also validates the checkers, runs the quick audit and the re-runs, one after the other
 LIBRARY_GRADE = SlotRange("judge.api.grade", 4096, MAX_CPUS)     # one per usable CPU

@@ -1,8 +1,8 @@
-"""`judge serve`: the judge over HTTP (docs/design.md §9). SandboxFusion's /run_code and
+"""`judge serve`: the judge over HTTP (docs/design/9-service.md §9). SandboxFusion's /run_code and
 /submit for its unchanged clients, the native /v1 API, health, readiness and Prometheus metrics;
 one warm sandbox slot per core behind a bounded queue.
 
-Modules, one job each, imports pointing down (docs/design.md §9): app (the FastAPI
+Modules, one job each, imports pointing down (docs/design/9-service.md §9): app (the FastAPI
 application), sandboxfusion and sf_models (SandboxFusion's API), v1 and v1_models (the native
 API); batches and gradings (the native API's gradings); runtime (the running service); pool
 (slot threads and the queue), limits (request sizes), answers, auth, sending, errors, metrics,

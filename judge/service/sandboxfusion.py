@@ -2,7 +2,7 @@
 one translation between SandboxFusion's requests and answers and the judge's. What it does is
 in the tables below (languages, statuses, limits), documented in docs/serve.md ("How
 SandboxFusion's fields map", tested against these tables), with the reasons in
-docs/design.md §9."""
+docs/design/9-service.md §9."""
 from __future__ import annotations
 
 import base64

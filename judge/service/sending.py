@@ -1,4 +1,4 @@
-"""The answers the server holds for its clients, bounded across the server (docs/design.md
+"""The answers the server holds for its clients, bounded across the server (docs/design/9-service.md
 §9.1). An answer is built whole (a JSON body of at most Settings.answer_limit_bytes) and then
 held until its client has taken it; a client that never reads would keep it for ever. Here:
 

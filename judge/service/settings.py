@@ -1,5 +1,6 @@
 """What a `judge serve` process is allowed to do: where it listens, how many slots it warms, how
-long its queue may grow, and the size of everything a request may carry (docs/design.md §9)."""
+long its queue may grow, and the size of everything a request may carry
+(docs/design/9-service.md §9)."""
 from __future__ import annotations
 
 import ipaddress
@@ -25,7 +26,7 @@ ANSWER_COPIES = 3
 # (judge/checkers/dataset_comparators.py), so their lines and tokens add a bounded window.
 CHECK_COPIES = 8
 # A queued request's own objects beside its body (its connection, ASGI scope, task, job): 38 kB
-# measured for a small /run_code (docs/design.md §9.1), with room.
+# measured for a small /run_code (docs/design/9-service.md §9.1), with room.
 QUEUED_REQUEST_BYTES = 64 << 10
 # An answer's figures beside its texts: per test of /submit, and in all.
 ANSWER_BYTES_PER_TEST = 4096
@@ -147,8 +148,8 @@ class Settings(BaseModel):
 
     @property
     def answer_limit_bytes(self) -> int:
-        """The most one answer takes, encoded (docs/design.md §9.1): /run_code and /v1/exec
-        carry the output limits and fetch_files, at most 4/3 of them (base64); /submit and
+        """The most one answer takes, encoded (docs/design/9-service.md §9.1): /run_code and
+        /v1/exec carry the output limits and fetch_files, at most 4/3 of them (base64); /submit and
         /v1/grade their text budget and a few hundred bytes of figures a test."""
         run = 4 * (self.output_limit_mb * MiB + self.stderr_limit_mb * MiB
                    + self.max_fetch_bytes) // 3
@@ -157,8 +158,8 @@ class Settings(BaseModel):
 
     @property
     def memory_bound_bytes(self) -> int:
-        """The bound on the server's RSS whatever its clients do (docs/design.md §9.1): the
-        process itself, the request bodies it holds (each parsed and decoded beside its raw
+        """The bound on the server's RSS whatever its clients do (docs/design/9-service.md §9.1):
+        the process itself, the request bodies it holds (each parsed and decoded beside its raw
         bytes) and the queued requests' own objects, each slot's captured output and files and
         a comparator's copies of that output, the answers held for their clients, and the
         answers being built (the text, its JSON and its bytes)."""

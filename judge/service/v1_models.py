@@ -79,7 +79,7 @@ class InteractorInfo(BaseModel):
 
 class EvidenceInfo(BaseModel):
     """Why a verdict of SE, FAIL or BUSY is the judge's failure and not the submission's
-    (docs/design.md §6.5): without it, the failure is the submission's own."""
+    (docs/design/6-evaluation.md §6.5): without it, the failure is the submission's own."""
     model_config = ConfigDict(extra="forbid")
     kind: str = Field(..., description=", ".join(EvidenceKind))
     detail: str = Field(..., description="what was run or measured, and what it gave")

@@ -1,6 +1,6 @@
-"""`judge serve`'s memory under the hostile client shapes (docs/design.md §9.1), each against the
-bound the server documents for its settings (Settings.memory_bound_bytes; the defaults, 2
-slots here) and against its own idle RSS measured in the same run: the peak RSS while
+"""`judge serve`'s memory under the hostile client shapes (docs/design/9-service.md §9.1), each
+against the bound the server documents for its settings (Settings.memory_bound_bytes; the defaults,
+2 slots here) and against its own idle RSS measured in the same run: the peak RSS while
 
 - 2000 connections are opened and never send a byte;
 - 500 /run_code requests of 16 KiB wait in the queue behind two slow ones (one machine holds

@@ -26,8 +26,8 @@
  * then writes two records to a copy of stderr, each in one write: "JUDGE-MARK <secret> begin"
  * when the program registers, and "JUDGE-MARK <secret> read <CPU microseconds>" just before the
  * program first looks at ouf (the submission's output). A program that failed with no "read"
- * record had read none of the output: its failure is the jury's (docs/design.md §4.5). The
- * submission never sees the secret, so it cannot write a record; nor can it keep one from being
+ * record had read none of the output: its failure is the jury's (docs/design/4-verdicts.md §4.5).
+ * The submission never sees the secret, so it cannot write a record; nor can it keep one from being
  * written, since the "read" record is written before the first byte of its output is read (and
  * the program ends, as a FAIL, if it cannot be written).
  */
