@@ -181,7 +181,7 @@ def cache_key(source: bytes, language: Language) -> str:
     flags; what is in them is the toolchain's, whose version is here too)."""
     headers = language.precompiled_headers if config.current().precompiled_headers else ()
     h = hashlib.sha256()
-    for part in (source, language.name.encode(), language.compile_policy.encode(),
+    for part in (source, language.name.encode(), language.compile_policy.name.encode(),
                  json.dumps(language.compile).encode(),
                  json.dumps([headers, language.header_flags]).encode(),
                  json.dumps(language.run).encode(), json.dumps(sorted(language.env.items())).encode(),
@@ -322,7 +322,7 @@ class Compiler:
                             *command[1:]), Path(JAVAC_ARCHIVE),
                            {language.file_name(source): source})
         return self._prepared(language, "archive", [command, source], [step],
-                              language.compile_policy)
+                              language.compile_policy.name)
 
     def _prepared(self, language: Language, kind: str, key_parts: list,
                   steps: list[PrepareStep], policy: str) -> Path | None:
@@ -438,7 +438,7 @@ class Compiler:
         the language's control program fails in the same sandbox with the same limits."""
         given = binds
         argv, binds = self._command(source, language, binds)
-        sandbox = self._sandbox(language.compile_policy, binds)
+        sandbox = self._sandbox(language.compile_policy.name, binds)
         box = sandbox.empty_box()
         started = time.perf_counter()
         try:
@@ -560,7 +560,7 @@ class Compiler:
             return None
         argv, control_binds = self._command(control, language, binds)
         assert argv is not None, "a stopped compile has a compile command"
-        assert self._sandbox(language.compile_policy, control_binds) is sandbox, \
+        assert self._sandbox(language.compile_policy.name, control_binds) is sandbox, \
             "the control compiles in the stopped compile's own sandbox"
         box = sandbox.empty_box()
         box_files.write_file(box, [language.file_name(control)], control.encode())

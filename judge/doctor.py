@@ -198,7 +198,7 @@ def _language_checks() -> list[Check]:
     that would bring it (every request in it is then answered as not installed here)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from judge.languages import LANGUAGES, Flavour
+    from judge.languages import LANGUAGES, Profile
 
     def check(language: Language) -> Check:
         name = f"language {language.name}"
@@ -207,9 +207,9 @@ def _language_checks() -> list[Check]:
         if not language.available:
             return Check(name, False, "not installed (Debian packages "
                          f"{', '.join(language.packages)}; make setup installs them)", without)
-        runner = " (SandboxFusion's test runner)" if language.sandboxfusion_only else ""
-        detail = f"{language.toolchain_version}{runner}, {language.policy} policy"
-        compatible = language.flavoured(Flavour.SANDBOXFUSION)
+        runner = " (SandboxFusion's test runner)" if language.compatible_only else ""
+        detail = f"{language.toolchain_version}{runner}, {language.policy.name} policy"
+        compatible = language.in_profile(Profile.COMPATIBLE)
         missing = compatible.missing_libraries
         if missing:
             return Check(name, False, f"{detail}; the compatible profile lacks "

@@ -17,7 +17,7 @@ from judge.checkers.interactor import Interaction, InteractorRunner
 from judge.compiler import Compiler, CompileResult
 from judge.exclusion import Evidence, EvidenceKind, attribute
 from judge.harness import PYTHON_LANGUAGES, check_tests, is_functional, wrap_source
-from judge.languages import Flavour, Language, get_language
+from judge.languages import Language, Profile, get_language
 from judge.languages.python_env import (
     COMPATIBLE_ENVIRONMENT,
     missing_module_hint,
@@ -210,15 +210,15 @@ class Grader:
 
     def warm(self) -> None:
         """Starts the slot's sandboxes and runs a trivial program in each, and builds the C++
-        precompiled headers of both flavours (once per machine, then cached), so that the first
+        precompiled headers of both profiles (once per machine, then cached), so that the first
         grading or run finds them ready."""
         if self._scratch is not None:
             result = self._single_runner().sandbox().run(["/bin/true"], Limits(time_limit_ms=5000))
             if result.status != "OK":
                 raise JudgeError(f"the slot's sandbox cannot run /bin/true: {result}")
         self.sandbox.run(["/bin/true"], Limits(time_limit_ms=5000))
-        for flavour in Flavour:
-            cpp = get_language("cpp", flavour)
+        for profile in Profile:
+            cpp = get_language("cpp", profile)
             if cpp.available:
                 self.compiler.precompiled_header(cpp)
 
@@ -280,7 +280,7 @@ class Grader:
                 try:
                     return self._sandbox().run(list(command), limits, stdin=test.input,
                                                stdout=output_fd, stderr=stderr_fd, env=env,
-                                               policy=lang.policy)
+                                               policy=lang.policy.name)
                 finally:
                     timings["run"] += time.perf_counter() - mark
 
@@ -324,7 +324,7 @@ class Grader:
         def interact() -> tuple[Interaction, InteractiveVerdict]:
             mark = time.perf_counter()
             interaction = interactors.interact(interactor, test.input, test.output,
-                                               self._sandbox(), argv, limits, lang.policy)
+                                               self._sandbox(), argv, limits, lang.policy.name)
             timings["run"] += time.perf_counter() - mark
             return interaction, interaction_verdict(interaction)
 
@@ -348,7 +348,7 @@ class Grader:
         verdict, message, evidence = decided.verdict, decided.message, decided.evidence
 
         def control(command: Sequence[str]) -> RunResult:
-            return self._sandbox().run(list(command), limits, policy=lang.policy)
+            return self._sandbox().run(list(command), limits, policy=lang.policy.name)
 
         if verdict == Verdict.BUSY:
             busy = program if program.status == Status.BUSY else jury

@@ -139,11 +139,11 @@ class SingleRunner:
 
         def attempt() -> Captured:
             return self._run_in_box(argv, limits, stdin=stdin, files=files, fetch=fetch,
-                                    policy=language.policy, program_files=in_box,
+                                    policy=language.policy.name, program_files=in_box,
                                     env=dict(language.env))
 
         def control(command: Sequence[str]) -> RunResult:
-            return self.sandbox().run(list(command), limits, policy=language.policy)
+            return self.sandbox().run(list(command), limits, policy=language.policy.name)
 
         captured = attempt()
         weighed = weigh_run(captured.run, argv, control, retried=False)

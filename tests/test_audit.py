@@ -65,7 +65,7 @@ def test_all_is_every_language_with_a_probe_program():
     assert [lang.name for lang in parse_languages(None)[0]] == list(AUDIT_LANGUAGES)
     # Every language a submission may be in has one, but Verilog (a simulation can only read
     # simulated time); every probe program named is there.
-    competitive = {name for name, lang in LANGUAGES.items() if not lang.sandboxfusion_only}
+    competitive = {name for name, lang in LANGUAGES.items() if not lang.compatible_only}
     assert competitive - set(PROBED_LANGUAGES) == {"verilog"}
     assert all((PROGRAMS / source).is_file() for source in SOURCES.values())
 

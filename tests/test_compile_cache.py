@@ -15,7 +15,7 @@ import pytest
 from conftest import next_slot
 from judge.compile_cache import SIZE_FILE, TOTAL_FILE, disk_usage
 from judge.compiler import Compiler, CompileResult
-from judge.languages import Flavour, get_language, profile
+from judge.languages import Profile, get_language, language
 
 pytestmark = pytest.mark.sandbox
 
@@ -143,17 +143,17 @@ def test_the_slots_of_a_server_share_the_cache(make_compiler):
 
 
 def test_the_keys_toolchain_version_is_asked_once_a_process(monkeypatch):
-    """Every /run_code looks its language up afresh as SandboxFusion's flavour, a new copy of the
+    """Every /run_code looks its language up afresh in the compatible profile, a new copy of the
     record: the version line in its cache key must not start the toolchain again each time
     (`javac -version` starts a JVM)."""
     asked = []
-    real_run = profile.subprocess.run
+    real_run = language.subprocess.run
 
     def counting(argv, *args, **kwargs):
         asked.append(argv)
         return real_run(argv, *args, **kwargs)
 
-    monkeypatch.setattr(profile.subprocess, "run", counting)
-    profile._version_line.cache_clear()
-    lines = {get_language("cpp", Flavour.SANDBOXFUSION).toolchain_version for _ in range(3)}
+    monkeypatch.setattr(language.subprocess, "run", counting)
+    language._version_line.cache_clear()
+    lines = {get_language("cpp", Profile.COMPATIBLE).toolchain_version for _ in range(3)}
     assert len(lines) == 1 and lines.pop().startswith("g++") and len(asked) == 1

@@ -15,7 +15,8 @@ from judge import compiler as compiler_module
 from judge.compile_control import CONTROL_SOURCES, control_source
 from judge.compiler import Compiler
 from judge.exclusion import EvidenceKind
-from judge.languages import LANGUAGES, Flavour, get_language
+from judge.languages import LANGUAGES, Profile, get_language
+from judge.sandbox import POLICIES
 
 pytestmark = pytest.mark.sandbox
 
@@ -227,7 +228,7 @@ def test_a_stop_the_control_program_shares_is_se_with_the_control_as_evidence(fu
     """A compile policy the toolchain itself breaks (the linker's chmod refused under the run
     policy): every program is stopped, the control too, so the stop is the judge's SE, with the
     control's result as its evidence, and not cached."""
-    strict = dataclasses.replace(get_language("cpp"), name="cpp-strict", compile_policy="native")
+    strict = dataclasses.replace(get_language("cpp"), name="cpp-strict", compile_policy=POLICIES["native"])
     result = full_compiler.compile("int main() { return 0; }\n", strict)
     assert result.status == "SE" and result.evidence is not None, result
     assert result.evidence.kind == EvidenceKind.CONTROL_RUN
@@ -235,30 +236,30 @@ def test_a_stop_the_control_program_shares_is_se_with_the_control_as_evidence(fu
     assert cached_results(full_compiler) == []
 
 
-def _compiled_languages() -> list[tuple[str, Flavour]]:
+def _compiled_languages() -> list[tuple[str, Profile]]:
     cases = []
     for name, language in LANGUAGES.items():
         if language.compile is None:
             continue
-        cases.append((name, Flavour.CODEFORCES))
+        cases.append((name, Profile.STRICT))
         if "compile" in language.sandboxfusion:
-            cases.append((name, Flavour.SANDBOXFUSION))
+            cases.append((name, Profile.COMPATIBLE))
     return cases
 
 
 def test_every_compiled_language_has_a_control_program():
-    for name, flavour in _compiled_languages():
-        assert control_source(get_language(name, flavour)) is not None, name
+    for name, profile in _compiled_languages():
+        assert control_source(get_language(name, profile)) is not None, name
     assert set(CONTROL_SOURCES) <= set(LANGUAGES)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, flavour", _compiled_languages(),
+@pytest.mark.parametrize("name, profile", _compiled_languages(),
                          ids=[f"{n}-{f.name.lower()}" for n, f in _compiled_languages()])
-def test_each_control_program_compiles(full_compiler, name, flavour):
+def test_each_control_program_compiles(full_compiler, name, profile):
     """A control that did not compile would turn every stopped compile of its language into
     an SE."""
-    language = get_language(name, flavour)
+    language = get_language(name, profile)
     if not language.available:
         pytest.skip(f"{name}: toolchain not installed")
     source = control_source(language)

@@ -16,14 +16,14 @@ from conftest import next_slot
 from judge import config
 from judge.compiler import Compiler, cache_key
 from judge.grade import Grader
-from judge.languages import Flavour, get_language
+from judge.languages import Profile, get_language
 from judge.languages.registry import CPP_FLAGS, CPP_LIBRARY_FLAGS, RUN_CODE_HEADERS
 from judge.sandbox import Limits
 from judge.single_run import ScratchBox
 
 pytestmark = pytest.mark.sandbox
 
-RUN_CODE = get_language("cpp", Flavour.SANDBOXFUSION)
+RUN_CODE = get_language("cpp", Profile.COMPATIBLE)
 CODEFORCES = get_language("cpp")
 WITHOUT_PCH = dataclasses.replace(RUN_CODE, name="cpp-without-pch", precompiled_headers=())
 # The same compile with -H: g++ lists the headers it reads, "! x.gch" for a precompiled one it

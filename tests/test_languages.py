@@ -3,6 +3,7 @@ solving 2020A, and each runtime family held by the sandbox (the hostile families
 verdicts asserted)."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import uuid
@@ -11,10 +12,22 @@ from pathlib import Path
 import pytest
 
 from conftest import next_slot, scaled, scaled_problem
+from judge.audit.runner import PROGRAMS, SOURCES
 from judge.grade import Grader
-from judge.languages import LANGUAGES, Flavour, canonical_name, get_language, language_for_file
+from judge.harness import PYTHON_LANGUAGES
+from judge.languages import (
+    LANGUAGES,
+    Compatible,
+    Family,
+    Language,
+    Profile,
+    canonical_name,
+    get_language,
+    language_for_file,
+)
 from judge.languages.registry import LIBRARY_PACKAGES
 from judge.sandbox import POLICIES, Limits
+from judge.service.sandboxfusion import SF_LANGUAGES
 from judge.single_run import ScratchBox
 from judge.verdicts import Verdict
 
@@ -24,18 +37,63 @@ SOLUTIONS = ROOT / "problems" / "pack" / "codeforces-2020A"
 
 def test_every_alias_names_one_language_and_every_policy_exists():
     for language in LANGUAGES.values():
-        assert language.policy in POLICIES and language.compile_policy in POLICIES, language.name
+        assert language.policy is POLICIES[language.policy.name], language.name
+        assert language.compile_policy is POLICIES[language.compile_policy.name], language.name
         for spelling in (language.name, *language.aliases):
             assert canonical_name(spelling) == language.name, spelling
-        assert get_language(language.name, Flavour.SANDBOXFUSION).policy == "general"
+        assert get_language(language.name, Profile.COMPATIBLE).policy is POLICIES["general"]
+
+
+def _missing_parts(language: Language) -> list[str]:
+    """What of a language is not where the judge looks for it: everything but the entry itself
+    is a data file, an install line or a row of the docs, each named here."""
+    missing = []
+    if not set(language.packages) <= _make_list("LANGUAGE_PACKAGES"):
+        missing.append("its packages in the Makefile's LANGUAGE_PACKAGES")
+    if not all(package in (ROOT / "images" / "Containerfile").read_text()
+               for package in language.packages):
+        missing.append("its packages in images/Containerfile")
+    if f"| {language.name} | {language.family.value} |" not in \
+            (ROOT / "docs" / "languages.md").read_text():
+        missing.append("its row in docs/languages.md")
+    if language.probe is not None and not (PROGRAMS / language.probe).is_file():
+        missing.append(f"its probe judge/audit/programs/{language.probe}")
+    if any(SF_LANGUAGES.get(name) != language.name for name in language.sandboxfusion_names):
+        missing.append("SandboxFusion names that reach it")
+    if not language.compatible_only:
+        if language.probe is None and language.family is not Family.SIMULATOR:
+            missing.append("an audit probe (only a simulation, which reads simulated time, "
+                           "has none)")
+        if not any(path.name.startswith(("sol.", "Main.")) for extension in language.extensions
+                   for path in SOLUTIONS.glob(f"*{extension}")) and language.name != "pypy3":
+            missing.append("a solution of problems/pack/codeforces-2020A")
+    return missing
+
+
+def test_every_language_is_one_keyword_entry_and_its_data_files():
+    """Adding a language is one entry of judge/languages/registry.py (keyword-only, typed: its
+    policies are Policy objects, its compatible profile a Compatible record) plus the files this
+    names; the audit's probes, SandboxFusion's names and the functional harness's languages come
+    from the entries (docs/languages.md, "Adding a language")."""
+    assert all(f.kw_only for f in dataclasses.fields(Language))
+    assert all(f.kw_only for f in dataclasses.fields(Compatible))
+    with pytest.raises(TypeError):
+        Language("x", Family.NATIVE)  # type: ignore[misc]
+    broken = {name: parts for name, language in LANGUAGES.items()
+              if (parts := _missing_parts(language))}
+    assert not broken, broken
+    assert SOURCES == {name: lang.probe for name, lang in LANGUAGES.items() if lang.probe}
+    assert set(PYTHON_LANGUAGES) == {"python", "pypy3"}
+    assert set(SF_LANGUAGES.values()) == {name for name, language in LANGUAGES.items()
+                                          if language.sandboxfusion_names}
 
 
 def test_csharp_asserts_count_in_the_compatible_profile_only():
     """SandboxFusion's `dotnet run` is a Debug build, where a failed Debug.Assert ends the
     program; Codeforces compiles without DEBUG, where Debug.Assert is compiled out. The listener
     that ends the program is appended, so the program's lines keep their numbers."""
-    strict = get_language("csharp", Flavour.CODEFORCES)
-    compatible = get_language("csharp", Flavour.SANDBOXFUSION)
+    strict = get_language("csharp", Profile.STRICT)
+    compatible = get_language("csharp", Profile.COMPATIBLE)
     assert "-d:DEBUG" not in strict.compile and not strict.support_files
     assert {"-d:DEBUG", "-d:TRACE"} <= set(compatible.compile)
     assert "code.exe.config" in compatible.support_files
@@ -49,7 +107,7 @@ def test_go_test_gets_go_tests_summary_without_moving_a_line():
     """The TestMain that prints `ok`/`FAIL` as go test does: imports on the package clause's
     line (after comments and a byte-order mark), the function after the file; none when the
     file has a TestMain of its own."""
-    go_test = get_language("go_test", Flavour.SANDBOXFUSION)
+    go_test = get_language("go_test", Profile.COMPATIBLE)
     for head in ("", "\ufeff", "// Package x.\n/* package y\n*/\n"):
         source = head + 'package x_test\n\nimport "testing"\n\nfunc TestA(t *testing.T) {}\n'
         prepared = go_test.source_text(source)
@@ -124,7 +182,7 @@ def test_2020A_is_solved_in_every_language(grader, solution):
 
 def test_every_competitive_language_has_a_2020A_solution():
     solved = {language_for_file(SOLUTIONS / name).name for name in SOLVED}
-    wanted = {name for name, lang in LANGUAGES.items() if not lang.sandboxfusion_only}
+    wanted = {name for name, lang in LANGUAGES.items() if not lang.compatible_only}
     # pypy3 runs sol.py (tests/test_grading.py), Java's solution is Main.java.
     assert wanted <= solved | {"java", "pypy3"}, wanted - solved
 

@@ -14,7 +14,7 @@ from conftest import next_slot, scaled
 from judge import JudgeError
 from judge.doctor import _strict_profile_check
 from judge.grade import Grader
-from judge.languages import LANGUAGES, Flavour, get_language, runtime
+from judge.languages import LANGUAGES, Profile, get_language, runtime
 from judge.languages.registry import LIBRARY_PACKAGES
 from judge.problems.model import Problem
 from judge.problems.model import TestCase as Case
@@ -58,14 +58,14 @@ def grader():
 
 def test_every_language_that_holds_libraries_is_tested_here():
     holding = {name for name, language in LANGUAGES.items()
-               if language.flavoured(Flavour.SANDBOXFUSION).libraries
-               and not language.sandboxfusion_only}
+               if language.in_profile(Profile.COMPATIBLE).libraries
+               and not language.compatible_only}
     assert holding == set(USES_A_LIBRARY)
 
 
 @pytest.mark.parametrize("name", sorted(LANGUAGES))
 def test_make_setup_installs_every_compatible_library(name):
-    compatible = get_language(name, Flavour.SANDBOXFUSION)
+    compatible = get_language(name, Profile.COMPATIBLE)
     assert not compatible.missing_libraries, [lib.describe() for lib in
                                               compatible.missing_libraries]
     assert not get_language(name).libraries, "the strict profile holds no library"
@@ -75,7 +75,7 @@ def test_make_setup_installs_every_compatible_library(name):
 def test_a_library_runs_in_the_compatible_profile_and_fails_cleanly_in_the_strict_one(grader,
                                                                                        name):
     program, verdict, message = USES_A_LIBRARY[name]
-    compatible = grader.run_program(program, get_language(name, Flavour.SANDBOXFUSION),
+    compatible = grader.run_program(program, get_language(name, Profile.COMPATIBLE),
                                     Limits(**LIMITS), stdin=b"", files={}, fetch=[])
     assert compatible.run is not None, compatible.compile
     assert compatible.run.run.status == "OK", compatible.run.stderr[-2000:]
@@ -98,11 +98,11 @@ def test_a_failed_import_is_told_against_the_profiles_environment(grader):
     problem = Problem("local/imports", "imports", "", scaled(2000), 256, "wcmp",
                       (Case(b"", b"5\n"),))
     program = "import numpy\nimport judge_no_such_module\n"
-    for flavour, environment in ((Flavour.SANDBOXFUSION, "sandboxfusion"),
-                                 (Flavour.CODEFORCES, "stdlib")):
-        result = grader.grade(program, get_language("python", flavour), problem)
+    for profile, environment in ((Profile.COMPATIBLE, "sandboxfusion"),
+                                 (Profile.STRICT, "stdlib")):
+        result = grader.grade(program, get_language("python", profile), problem)
         assert result.verdict == Verdict.RE, result
-        missing = "judge_no_such_module" if flavour is Flavour.SANDBOXFUSION else "numpy"
+        missing = "judge_no_such_module" if profile is Profile.COMPATIBLE else "numpy"
         assert (f"no module '{missing}' in the {environment} Python environment"
                 in result.tests[0].checker_message), result.tests[0].checker_message
 
@@ -123,7 +123,7 @@ def test_programs_cannot_change_the_layer(grader):
              "        os.chmod(path, 0o777); print('chmod', path)\n"
              "    except OSError:\n"
              "        pass\n")
-    outcome = grader.run_program(probe, get_language("python", Flavour.SANDBOXFUSION),
+    outcome = grader.run_program(probe, get_language("python", Profile.COMPATIBLE),
                                  Limits(**LIMITS), stdin=b"", files={}, fetch=[])
     assert outcome.run is not None and outcome.run.run.status == "OK", outcome
     lines = outcome.run.stdout.decode().splitlines()
@@ -142,7 +142,7 @@ def test_a_missing_library_is_the_servers_failure(monkeypatch):
 
 
 def test_an_optional_library_is_listed_not_promised():
-    python = get_language("python", Flavour.SANDBOXFUSION)
+    python = get_language("python", Profile.COMPATIBLE)
     optional = [lib for lib in python.libraries if lib.optional]
     assert [lib.name for lib in optional] == ["torch"]
     assert all(lib not in python.missing_libraries for lib in optional)
@@ -151,11 +151,11 @@ def test_an_optional_library_is_listed_not_promised():
 def test_the_opt_in_set_runs_when_installed_and_is_absent_otherwise(grader):
     """PyTorch (make setup PYTHON_EXTRAS=sandboxfusion-ml) runs under the unchanged general
     policy where it is installed; elsewhere its import fails as any absent module does."""
-    torch = next(lib for lib in get_language("python", Flavour.SANDBOXFUSION).libraries
+    torch = next(lib for lib in get_language("python", Profile.COMPATIBLE).libraries
                  if lib.name == "torch")
     program = ("import torch, numpy as np\nx = torch.tensor(np.arange(6.0)).reshape(2, 3)\n"
                "print(int((x @ x.T).sum()))\n")
-    outcome = grader.run_program(program, get_language("python", Flavour.SANDBOXFUSION),
+    outcome = grader.run_program(program, get_language("python", Profile.COMPATIBLE),
                                  Limits(**{**LIMITS, "memory_limit_mb": 2048}), stdin=b"",
                                  files={}, fetch=[])
     assert outcome.run is not None

@@ -14,23 +14,18 @@ from pathlib import Path
 
 from judge import JudgeError, config
 from judge.grade import Grader, TestResult, run_limits
-from judge.languages import Language
+from judge.languages import LANGUAGES, Language
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits, RunResult
 from judge.sandbox.environment import SANDBOX_PATH
 from judge.sandbox.slots import AUDIT
 
 PROGRAMS = Path(__file__).resolve().parent / "programs"
-# Every language with a probe program: the same time and memory modes (cpu MS, mem MB, sleep
-# MS), each reading its own CPU clock; only C++ also has the isolation modes, and C++ and Java
-# a thread count. Verilog has none: a simulation can read only simulated time.
-SOURCES = {"cpp": "probe.cpp", "python": "probe.py", "java": "Probe.java", "c": "probe.c",
-           "pypy3": "probe.py", "rust": "probe.rs",
-           "go": "probe.go", "javascript": "probe.js", "typescript": "probe.ts",
-           "kotlin": "probe.kt", "scala": "Probe.scala", "csharp": "probe.cs", "php": "probe.php",
-           "ruby": "probe.rb", "perl": "probe.pl", "lua": "probe.lua", "r": "probe.R",
-           "bash": "probe.sh", "racket": "probe.rkt", "haskell": "probe.hs", "ocaml": "probe.ml",
-           "pascal": "probe.pas", "d": "probe.d"}
+# Every language with a probe program (its entry's `probe`): the same time and memory modes
+# (cpu MS, mem MB, sleep MS), each reading its own CPU clock; only C++ also has the isolation
+# modes, and C++ and Java a thread count. Verilog has none: a simulation can read only
+# simulated time.
+SOURCES = {name: language.probe for name, language in LANGUAGES.items() if language.probe}
 # The interaction probes: a C++ program that echoes, against an interactor that times it.
 ECHO, ROUND_TRIP_INTERACTOR = "echo.cpp", "round_trip_interactor.cpp"
 # A slot of its own (judge/sandbox/slots.py): the audit's host-side checks look for processes

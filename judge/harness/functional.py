@@ -26,11 +26,15 @@ from __future__ import annotations
 import json
 
 from judge import JudgeError
+from judge.languages import LANGUAGES
 from judge.problems.model import Problem
 
 HARNESS_VERSION = "2"
 FUNCTIONAL_CHECKER = "lcb-functional"
-PYTHON_LANGUAGES = ("python", "pypy3")
+# The languages LiveCodeBench's functional harness wraps: the competitive ones that run under the
+# Python policy (CPython and PyPy).
+PYTHON_LANGUAGES = tuple(name for name, language in LANGUAGES.items()
+                         if language.policy.name == "python" and not language.compatible_only)
 
 # LiveCodeBench's `import_string`, which it puts before every functional submission.
 PRELUDE = (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from judge import JudgeError, config
 from judge.languages.entry import java_class_name, scala_object_name
-from judge.languages.profile import Family, Flavour, Language
+from judge.languages.language import Compatible, Family, Language, Profile
 from judge.languages.registry import LANGUAGES
 
 
@@ -44,24 +44,24 @@ def time_factor_overrides() -> dict[str, float]:
     return _by_language(config.current().time_factors)
 
 
-def get_language(name: str, flavour: Flavour = Flavour.CODEFORCES) -> Language:
+def get_language(name: str, profile: Profile = Profile.STRICT) -> Language:
     """The profile of ``name`` (or an alias), with its time factor from JUDGE_TIME_FACTORS."""
     key = canonical_name(name)
     if key is None:
-        known = ", ".join(n for n, lang in LANGUAGES.items() if not lang.sandboxfusion_only)
+        known = ", ".join(n for n, lang in LANGUAGES.items() if not lang.compatible_only)
         raise JudgeError(f"unknown language {name!r} (known: {known})")
-    language = LANGUAGES[key].flavoured(flavour)
+    language = LANGUAGES[key].in_profile(profile)
     factor = time_factor_overrides().get(key)
-    return language if factor is None else replace(language, time_factor=factor)
+    return language if factor is None else replace(language, own_time_factor=factor)
 
 
 def language_for_file(path: str | Path) -> Language:
     suffix = Path(path).suffix.lower()
     for lang in LANGUAGES.values():
-        if suffix in (ext.lower() for ext in lang.extensions) and not lang.sandboxfusion_only:
+        if suffix in (ext.lower() for ext in lang.extensions) and not lang.compatible_only:
             return get_language(lang.name)
     raise JudgeError(f"cannot tell the language of {path} from its extension; use --lang")
 
 
-__all__ = ["Family", "Flavour", "LANGUAGES", "Language", "canonical_name", "get_language",
+__all__ = ["LANGUAGES", "Compatible", "Family", "Language", "Profile", "canonical_name", "get_language",
            "java_class_name", "language_for_file", "scala_object_name", "time_factor_overrides"]

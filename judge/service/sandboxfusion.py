@@ -16,7 +16,7 @@ from judge.busy_retry import grading_is_busy, outcome_is_busy
 from judge.compiler import CompileResult
 from judge.evaluate.extract import extract_code
 from judge.grade import Grader, GradeResult, TestResult
-from judge.languages import Flavour, Language, canonical_name, get_language
+from judge.languages import LANGUAGES, Language, Profile, canonical_name, get_language
 from judge.problems.model import Problem, TestCase
 from judge.problems.rows import io_tests
 from judge.sandbox import Limits, RunResult, SandboxError
@@ -54,12 +54,10 @@ from judge.verdicts import Status, Verdict
 
 router = APIRouter(tags=["SandboxFusion"])
 
-# SandboxFusion's names of the languages it runs that the judge runs too, and the judge's own
-# (c, pypy3); a request may also name a language any way the registry knows (judge.languages).
-SANDBOXFUSION_NAMES = ("python", "python3", "pytest", "cpp", "c", "pypy3", "go", "go_test",
-                       "java", "junit", "nodejs", "js", "ts", "typescript", "csharp", "lua", "R",
-                       "perl", "D_ut", "ruby", "scala", "kotlin_script", "verilog", "racket",
-                       "rust", "php", "bash")
+# SandboxFusion's names of the languages it runs that the judge runs too (each entry's
+# `sandboxfusion_names`); a request may also name a language any way the registry knows.
+SANDBOXFUSION_NAMES = tuple(name for language in LANGUAGES.values()
+                            for name in language.sandboxfusion_names)
 SF_LANGUAGES = {name: canonical_name(name) or "" for name in SANDBOXFUSION_NAMES}
 # A run's status as SandboxFusion's: the answer's `status` and `run_result.status`. A judge
 # failure (SE, BUSY) is SandboxError, which the client retries and then raises, never Failed.
@@ -120,7 +118,7 @@ def resolve_language(name: str) -> Language:
     if key is None:
         raise UnsupportedLanguage(f"language {name!r} is not supported by this judge "
                                   f"(supported: {', '.join(SANDBOXFUSION_NAMES)})")
-    language = get_language(key, Flavour.SANDBOXFUSION)
+    language = get_language(key, Profile.COMPATIBLE)
     if not language.available:
         raise JudgeError(f"the {language.name} toolchain is not installed on this server")
     missing = language.missing_libraries

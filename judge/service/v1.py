@@ -14,7 +14,7 @@ from judge.busy_retry import grading_is_busy
 from judge.checkers import is_checker
 from judge.checkers.dataset_comparators import DATASET_COMPARATORS
 from judge.grade import Grader
-from judge.languages import LANGUAGES, Flavour, Language, get_language
+from judge.languages import LANGUAGES, Language, Profile, get_language
 from judge.languages.python_env import CPYTHON, environment
 from judge.problems.model import Problem, TestCase, is_checker_source
 from judge.problems.rules import RULES
@@ -255,17 +255,17 @@ async def cancel_batch(batch_id: str, request: Request) -> BatchStatus:
 
 def python_modules(language: str) -> dict[str, list[str]] | None:
     """Per benchmark, the modules beyond the standard library `language` may import."""
-    if get_language(language).policy != "python":
+    if get_language(language).policy.name != "python":
         return None
     return {rules.name: list(environment(rules.python_environment).modules)
             if language == CPYTHON else [] for rules in RULES.values()}
 
 
-def profile_info(language: Language, flavour: Flavour) -> ProfileInfo:
-    record = language.flavoured(flavour)
-    return ProfileInfo(name=flavour.profile,
+def profile_info(language: Language, profile: Profile) -> ProfileInfo:
+    record = language.in_profile(profile)
+    return ProfileInfo(name=profile.value,
                        compile=list(record.compile) if record.compile else None,
-                       run=list(record.run), policy=record.policy,
+                       run=list(record.run), policy=record.policy.name,
                        libraries=[LibraryInfo(name=lib.name, source=lib.source.value,
                                               package=lib.package, installed=lib.installed,
                                               optional=lib.optional)
@@ -277,13 +277,13 @@ async def languages() -> list[LanguageInfo]:
     listed = []
     for name in LANGUAGES:
         language = get_language(name)
-        flavours = ((Flavour.SANDBOXFUSION,) if language.sandboxfusion_only else tuple(Flavour))
+        profiles = ((Profile.COMPATIBLE,) if language.compatible_only else tuple(Profile))
         listed.append(LanguageInfo(name=name, aliases=list(language.aliases),
                                    family=language.family.value, available=language.available,
                                    time_factor=language.time_factor,
-                                   compiled=not language.script, policy=language.policy,
-                                   sandboxfusion_only=language.sandboxfusion_only,
+                                   compiled=not language.script, policy=language.policy.name,
+                                   sandboxfusion_only=language.compatible_only,
                                    python_modules=python_modules(name),
-                                   profiles=[profile_info(language, flavour)
-                                             for flavour in flavours]))
+                                   profiles=[profile_info(language, profile)
+                                             for profile in profiles]))
     return listed

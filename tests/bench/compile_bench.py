@@ -20,7 +20,7 @@ from rich.table import Table
 
 from judge import config
 from judge.compiler import Compiler
-from judge.languages import Flavour, Language, get_language
+from judge.languages import Language, Profile, get_language
 from judge.sandbox.environment import SANDBOX_PATH
 
 PROGRAMS = {
@@ -50,8 +50,8 @@ def bare_cpu_ms(language: Language, pch: Path | None, source: str, work: Path) -
 
 
 def run(console, rounds: int = 10) -> dict[str, dict[str, float]]:
-    console.rule("fresh C++ compile of /run_code (SandboxFusion's flavour)")
-    new = get_language("cpp", Flavour.SANDBOXFUSION)
+    console.rule("fresh C++ compile of /run_code (SandboxFusion's profile)")
+    new = get_language("cpp", Profile.COMPATIBLE)
     codeforces = get_language("cpp")
     old = dataclasses.replace(new, name="cpp-run-code-before", compile=codeforces.compile,
                               precompiled_headers=codeforces.precompiled_headers)

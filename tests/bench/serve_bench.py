@@ -32,7 +32,7 @@ from rich.table import Table
 
 from judge.cpus import usable_cpus
 from judge.grade import Grader
-from judge.languages import Flavour, get_language
+from judge.languages import Profile, get_language
 from judge.problems.model import Problem, TestCase
 from judge.sandbox import Limits
 from judge.sandbox.slots import LIBRARY_GRADE, cpu_of
@@ -77,7 +77,7 @@ def _cases() -> dict[str, tuple[dict, Callable[[Grader, int], bool]]]:
     problem = _problem()
 
     def run(code: str, language: str) -> Callable[[Grader, int], bool]:
-        lang = get_language(language, Flavour.SANDBOXFUSION)
+        lang = get_language(language, Profile.COMPATIBLE)
 
         def call(slot: Grader, i: int) -> bool:
             out = slot.run_program(code, lang, limits, stdin=f"{i}\n".encode(), files={},
@@ -86,7 +86,7 @@ def _cases() -> dict[str, tuple[dict, Callable[[Grader, int], bool]]]:
         return call
 
     def grade(slot: Grader, i: int) -> bool:
-        return slot.grade(CPP, get_language("cpp", Flavour.SANDBOXFUSION), problem,
+        return slot.grade(CPP, get_language("cpp", Profile.COMPATIBLE), problem,
                           all_tests=False, keep_output=True,
                           kept_output_limit=submit_share(settings, len(problem.tests))
                           ).verdict == "AC"

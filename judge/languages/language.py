@@ -1,5 +1,6 @@
-"""What a language is to the judge: one `Language` record (docs/languages.md says how to add
-one)."""
+"""What a language is to the judge: one `Language` record, its compatible profile's differences
+(`Compatible`) and the names of its profiles and runtime families (docs/languages.md says how
+to add one)."""
 from __future__ import annotations
 
 import enum
@@ -9,24 +10,23 @@ import shutil
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from judge.languages.runtime import Library
 from judge.sandbox.environment import SANDBOX_PATH
+from judge.sandbox.policy import POLICIES, Policy
+
+T = TypeVar("T")
 
 
-class Flavour(enum.Enum):
-    """Whose commands and libraries a language runs with: its profile. Competitive grading
-    (`judge run`, `judge eval`, `/v1/grade`) is the strict profile: Codeforces' commands where
-    Codeforces has the language and the toolchain's own library only. SandboxFusion's
-    `/run_code` and `/submit` are the compatible profile: SandboxFusion's commands (e.g. `java
-    -ea`, Rust's 2015 edition) and the libraries its runtime holds, under the general policy
-    that tool-use code needs."""
-    CODEFORCES = "codeforces"
-    SANDBOXFUSION = "sandboxfusion"
-
-    @property
-    def profile(self) -> str:
-        return "strict" if self is Flavour.CODEFORCES else "compatible"
+class Profile(enum.Enum):
+    """Whose commands and libraries a language runs with. Competitive grading (`judge run`,
+    `judge eval`, `/v1/grade`) is the strict profile: Codeforces' commands where Codeforces has
+    the language and the toolchain's own library only. SandboxFusion's `/run_code` and `/submit`
+    are the compatible profile: SandboxFusion's commands (e.g. `java -ea`, Rust's 2015 edition)
+    and the libraries its runtime holds, under the general policy that tool-use code needs."""
+    STRICT = "strict"
+    COMPATIBLE = "compatible"
 
 
 class Family(enum.Enum):
@@ -38,26 +38,55 @@ class Family(enum.Enum):
     MANAGED = "managed"        # another VM with a JIT and threads (Node, Mono)
     SIMULATOR = "simulator"    # a hardware description run by a simulator (Verilog)
 
+    @property
+    def time_factor(self) -> float:
+        """The multiplier on a problem's time limit its languages get unless the entry says
+        otherwise: an interpreter or a virtual machine starts slower and runs slower than a
+        native executable (docs/languages.md)."""
+        return 1.0 if self in (Family.NATIVE, Family.SIMULATOR) else 2.0
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
+class Compatible:
+    """What SandboxFusion's runner does differently from the strict profile; a field left at
+    None keeps the strict one. The compatible profile always runs under the general policy."""
+    compile: tuple[str, ...] | None = None
+    run: tuple[str, ...] | None = None
+    precompiled_headers: tuple[str, ...] | None = None
+    # The runtime layer's libraries (judge/languages/runtime.py) its programs may use.
+    libraries: tuple[Library, ...] = ()
+    env: Mapping[str, str] | None = field(default=None, compare=False, hash=False)
+    prepare: Callable[[str], str] | None = field(default=None, compare=False)
+    support_files: Mapping[str, str] | None = field(default=None, compare=False, hash=False)
+    artifacts: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Language:
+    """One language: everything the judge needs to build, run, audit and name it
+    (docs/languages.md explains each field and how to add a language)."""
     name: str
     family: Family
     # Every spelling that names it: Codeforces', SandboxFusion's, MultiPL-E's, fence tags.
-    aliases: tuple[str, ...]
-    extensions: tuple[str, ...]
+    aliases: tuple[str, ...] = ()
+    extensions: tuple[str, ...] = ()
     source_name: str                       # file name in the box; {cls} is the entry class
-    compile: tuple[str, ...] | None        # argv; None: nothing to build
+    compile: tuple[str, ...] | None = None  # argv; None: nothing to build
     run: tuple[str, ...]                   # argv
-    policy: str                            # seccomp policy of the run
-    compile_policy: str = "build"
-    time_factor: float = 1.0               # multiplier on the problem's time limit
+    policy: Policy                         # seccomp policy of the run
+    compile_policy: Policy = POLICIES["build"]
+    # Multiplier on the problem's time limit when not its family's (Family.time_factor); the
+    # configuration's JUDGE_TIME_FACTORS sets it too.
+    own_time_factor: float | None = None
     artifacts: tuple[str, ...] = ()        # glob patterns of what the run needs from the build
     version_command: tuple[str, ...] = ()
     packages: tuple[str, ...] = ()         # the Debian packages that provide the toolchain
-    # What its programs may use beyond the toolchain's own library, from the runtime layer
-    # (judge/languages/runtime.py): none in the strict profile; SandboxFusion's (boost,
-    # javatuples, numpy, lodash...) in the compatible one, through its `sandboxfusion` fields.
+    # Its audit probe program in judge/audit/programs (the time and memory modes); None: it has
+    # none (a simulation reads only simulated time).
+    probe: str | None = None
+    # The names SandboxFusion's requests give it (`language` of /run_code and /submit).
+    sandboxfusion_names: tuple[str, ...] = ()
+    # The strict profile's libraries: none (the toolchain's own library only).
     libraries: tuple[Library, ...] = ()
     # Environment of its compiles and runs beyond the sandbox's own (where a runtime finds its
     # libraries).
@@ -78,18 +107,27 @@ class Language:
     # compile's cache key; the artifacts patterns say which of them the run gets (C#'s
     # configuration file in the compatible profile).
     support_files: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
-    # What SandboxFusion's runner does differently (fields of this record); its policy is
-    # always the general one.
-    sandboxfusion: Mapping[str, object] = field(default_factory=dict, compare=False,
-                                                hash=False)
-    # Only SandboxFusion's requests name it (a test runner such as pytest or junit).
-    sandboxfusion_only: bool = False
+    compatible: Compatible = Compatible()
+    # Only SandboxFusion's requests name it (a test runner such as pytest or junit): it has
+    # the compatible profile only.
+    compatible_only: bool = False
 
-    def flavoured(self, flavour: Flavour) -> Language:
-        """The record with `flavour`'s commands."""
-        if flavour is Flavour.CODEFORCES:
+    @property
+    def time_factor(self) -> float:
+        return self.family.time_factor if self.own_time_factor is None else self.own_time_factor
+
+    def in_profile(self, profile: Profile) -> Language:
+        """The record with `profile`'s commands and libraries."""
+        if profile is Profile.STRICT:
             return self
-        return replace(self, policy="general", **self.sandboxfusion)  # type: ignore[arg-type]
+        changes = self.compatible
+        return replace(
+            self, policy=POLICIES["general"], libraries=changes.libraries,
+            compile=_given(changes.compile, self.compile), run=_given(changes.run, self.run),
+            precompiled_headers=_given(changes.precompiled_headers, self.precompiled_headers),
+            env=_given(changes.env, self.env), prepare=_given(changes.prepare, self.prepare),
+            support_files=_given(changes.support_files, self.support_files),
+            artifacts=_given(changes.artifacts, self.artifacts))
 
     def source_text(self, code: str) -> str:
         return self.prepare(code) if self.prepare else code
@@ -131,11 +169,15 @@ class Language:
         return _version_line(self.version_command)
 
 
+def _given(changed: T | None, strict: T) -> T:
+    return strict if changed is None else changed
+
+
 @functools.cache
 def _version_line(command: tuple[str, ...]) -> str:
-    """Asked once a process per command, not per record: a flavoured record, or one with its
-    time factor overridden, is a new copy (SandboxFusion's, for every /run_code), and `javac
-    -version` alone starts a JVM (0.14 s)."""
+    """Asked once a process per command, not per record: a record in its compatible profile,
+    or one with its time factor overridden, is a new copy (SandboxFusion's, for every
+    /run_code), and `javac -version` alone starts a JVM (0.14 s)."""
     if not command:
         return ""
     try:
