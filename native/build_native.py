@@ -22,7 +22,8 @@ PROBE_SOURCES = ["probe.c"]
 PROTOCOL_SOURCES = ["protocol.c"]
 CGROUP_SOURCES = ["cgroups.c", "spawner.c"]
 SUPERVISOR_SOURCES = ["supervisor.c", "log.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
-                      "spawn.c", "child.c", "stream_io.c", "spawner.c", "sink.c", "starvation.c",
+                      "spawn.c", "run_figures.c", "parked_child.c", "launch.c", "run_limits.c",
+                      "event_loop.c", "run_checks.c", "child.c", "stream_io.c", "spawner.c", "sink.c", "starvation.c",
                       "sysinfo_answer.c", "network.c"]
 
 CDEF = """
