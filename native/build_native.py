@@ -20,11 +20,11 @@ CFLAGS = ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wshadow", "-Wfor
 CHECKER_SOURCES = ["checker_stream.c", "checkers.c", "checker_registry.c"]
 PROBE_SOURCES = ["probe.c"]
 PROTOCOL_SOURCES = ["protocol.c"]
-CGROUP_SOURCES = ["cgroups.c", "spawner.c"]
-SUPERVISOR_SOURCES = ["supervisor.c", "log.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
-                      "spawn.c", "run_figures.c", "parked_child.c", "launch.c", "run_limits.c",
-                      "event_loop.c", "run_checks.c", "child.c", "stream_io.c", "spawner.c", "sink.c", "starvation.c",
-                      "sysinfo_answer.c", "network.c"]
+CGROUP_SOURCES = ["cgroups.c", "cgroup_dirs.c", "spawner.c"]
+SUPERVISOR_SOURCES = ["supervisor.c", "log.c", "protocol.c", "mounts.c", "cgroups.c", "cgroup_dirs.c",
+                      "seccomp_install.c", "spawn.c", "run_figures.c", "parked_child.c", "launch.c",
+                      "run_limits.c", "event_loop.c", "run_checks.c", "child.c", "stream_io.c",
+                      "spawner.c", "sink.c", "starvation.c", "sysinfo_answer.c", "network.c"]
 
 CDEF = """
 int judge_check(const char *name,
