@@ -45,7 +45,11 @@ containers-conf: system
 	  echo "wrote $(CONTAINERS_CONF)"; \
 	fi
 
-$(VENV)/.installed: pyproject.toml setup.py native/*.c native/*.h native/*.py
+# Every C source and header, in native/'s folders (one per product: supervisor/, checkers/,
+# probes/, shared/).
+NATIVE_SOURCES := $(shell find native -name '*.[ch]')
+
+$(VENV)/.installed: pyproject.toml setup.py $(NATIVE_SOURCES) native/*.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip setuptools wheel cffi
 	$(PY) -m pip install -q -e '.[test,lint,ray]'
@@ -106,7 +110,7 @@ test-fast: setup
 lint: system venv
 	$(PY) -m ruff check judge tests problems
 	$(PY) -m mypy
-	clang-format --style=file --dry-run --Werror native/*.c native/*.h
+	clang-format --style=file --dry-run --Werror $(NATIVE_SOURCES)
 
 # ASan and UBSan on the executables: the supervisor and judge-check are built with both into
 # SANITIZE_DIR, then the sandbox, hostile and protocol suites run against that supervisor

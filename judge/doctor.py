@@ -40,7 +40,8 @@ NO_CGROUP_MODE = ("no-cgroup mode: programs may start threads but no processes (
 
 
 class _CgroupDetection:
-    """The sandbox's own cgroup detection (native/cgroups.h), called through judge._native."""
+    """The sandbox's own cgroup detection (native/shared/cgroups.h), called through
+    judge._native."""
 
     def __init__(self, native) -> None:
         self.ffi, self.lib = native.ffi, native.lib
@@ -115,7 +116,7 @@ def _sandbox_checks() -> list[Check]:
     return checks
 
 
-# What each clock BUSY's figure can be measured on is (native/starvation.c,
+# What each clock BUSY's figure can be measured on is (native/supervisor/starvation.c,
 # docs/design/3-isolation.md §3.8).
 BUSY_CLOCKS = {
     "nohz-idle": "the kernel's idle time, accounted at idle entry and exit (NO_HZ: /proc/stat's "

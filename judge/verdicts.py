@@ -22,7 +22,7 @@ class Status(StrEnum):
 
 
 class KilledBy(StrEnum):
-    """What stopped a run. The supervisor's stops are native/protocol.h's PROTOCOL_KILLED_BY,
+    """What stopped a run. The supervisor's stops are native/shared/protocol.h's PROTOCOL_KILLED_BY,
     by the same names (tests/test_protocol.py holds them together); CPU_RLIMIT and IDLE are the
     judge's own conclusions."""
     CPU_TIMER = "cpu-timer"

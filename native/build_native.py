@@ -1,9 +1,12 @@
-"""Builds the native parts from the C sources in this folder.
+"""Builds the native parts from the C sources in this folder, one subfolder per product.
 
 The cffi module `judge._native` (checkers and kernel probes, used in-process; the supervisor
 protocol's definitions, read by judge/sandbox/protocol.py; the sandbox's cgroup detection, which
 judge doctor reports) and the executables (`judge-supervisor`, `judge-check`) compile the same
-source files.
+source files: supervisor/ is what only the supervisor compiles, checkers/ the testlib checkers
+(the module and judge-check), probes/ the module's kernel probes, and shared/ what the module
+shares with the supervisor (the protocol, the cgroups). A source's folder is on the include path
+of whatever compiles it.
 """
 import argparse
 import os
@@ -17,13 +20,24 @@ NATIVE = Path(__file__).resolve().parent
 CFLAGS = ["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wshadow", "-Wformat=2",
           "-Wno-missing-field-initializers", "-D_GNU_SOURCE"]
 
-CHECKER_SOURCES = ["checker_stream.c", "checkers.c", "checker_registry.c"]
-PROBE_SOURCES = ["probe.c"]
-PROTOCOL_SOURCES = ["protocol.c"]
-CGROUP_SOURCES = ["cgroups.c", "spawner.c"]
-SUPERVISOR_SOURCES = ["supervisor.c", "log.c", "protocol.c", "mounts.c", "cgroups.c", "seccomp_install.c",
-                      "spawn.c", "child.c", "stream_io.c", "spawner.c", "sink.c", "starvation.c",
-                      "sysinfo_answer.c", "network.c"]
+CHECKER_SOURCES = [f"checkers/{name}"
+                   for name in ("checker_stream.c", "checkers.c", "checker_registry.c")]
+JUDGE_CHECK_SOURCES = CHECKER_SOURCES + ["checkers/checker_main.c"]
+PROBE_SOURCES = ["probes/probe.c"]
+PROTOCOL_SOURCES = ["shared/protocol.c"]
+CGROUP_SOURCES = ["shared/cgroups.c", "shared/cgroup_dirs.c", "shared/spawner.c"]
+SUPERVISOR_SOURCES = PROTOCOL_SOURCES + CGROUP_SOURCES + [
+    f"supervisor/{name}" for name in (
+        "supervisor.c", "log.c", "mounts.c", "seccomp_install.c", "spawn.c", "run_figures.c",
+        "parked_child.c", "launch.c", "run_limits.c", "event_loop.c", "run_checks.c", "child.c",
+        "stream_io.c", "sink.c", "starvation.c", "sysinfo_answer.c", "network.c")]
+MODULE_SOURCES = CHECKER_SOURCES + PROBE_SOURCES + PROTOCOL_SOURCES + CGROUP_SOURCES
+
+
+def include_dirs(sources) -> list[str]:
+    """The folders of these sources (relative to native/), each one's headers beside it."""
+    return sorted({str(Path(source).parent) for source in sources})
+
 
 CDEF = """
 int judge_check(const char *name,
@@ -73,14 +87,12 @@ ffibuilder.set_source(
     "judge._native",
     '#include "checkers.h"\n#include "probe.h"\n#include "protocol.h"\n#include "cgroups.h"\n',
     # setuptools wants paths relative to the project root (where setup.py runs).
-    sources=[f"native/{s}"
-             for s in CHECKER_SOURCES + PROBE_SOURCES + PROTOCOL_SOURCES + CGROUP_SOURCES],
-    include_dirs=["native"],
-    depends=[f"native/{header.name}" for header in sorted(NATIVE.glob("*.h"))],
+    sources=[f"native/{s}" for s in MODULE_SOURCES],
+    include_dirs=[f"native/{d}" for d in include_dirs(MODULE_SOURCES)],
+    depends=[f"native/{header.relative_to(NATIVE)}" for header in sorted(NATIVE.rglob("*.h"))],
     extra_compile_args=CFLAGS,
     libraries=["rt", "m", "pthread"],
 )
-
 
 # Every symbol bound at start-up: the supervisor forks a child per run, which otherwise binds
 # each libc function it calls anew (a symbol lookup and a copy-on-write fault of the GOT).
@@ -89,7 +101,8 @@ LDFLAGS = ["-Wl,-z,now", "-Wl,-z,relro"]
 
 def _compile(sources, output: Path, libraries=(), extra_cflags=()):
     cc = os.environ.get("CC", "cc")
-    cmd = [cc, *CFLAGS, *LDFLAGS, *extra_cflags, "-I", str(NATIVE), "-o", str(output),
+    includes = [flag for d in include_dirs(sources) for flag in ("-I", str(NATIVE / d))]
+    cmd = [cc, *CFLAGS, *LDFLAGS, *extra_cflags, *includes, "-o", str(output),
            *[str(NATIVE / s) for s in sources], *[f"-l{lib}" for lib in libraries]]
     subprocess.run(cmd, check=True)
 
@@ -97,7 +110,7 @@ def _compile(sources, output: Path, libraries=(), extra_cflags=()):
 def build_executables(bin_dir: Path, extra_cflags=()) -> None:
     bin_dir.mkdir(parents=True, exist_ok=True)
     _compile(SUPERVISOR_SOURCES, bin_dir / "judge-supervisor", ["rt", "pthread"], extra_cflags)
-    _compile(CHECKER_SOURCES + ["checker_main.c"], bin_dir / "judge-check", ["m"], extra_cflags)
+    _compile(JUDGE_CHECK_SOURCES, bin_dir / "judge-check", ["m"], extra_cflags)
 
 
 if __name__ == "__main__":

@@ -359,8 +359,8 @@ def _exe_and_parent(pid: str) -> tuple[str, str]:
 
 def is_parked_child(pid: str) -> bool:
     """The child a slot's init forks ahead of the next run and keeps parked in its seccomp
-    filter until the request comes (native/child.c): it has not exec'd, so its executable is
-    the supervisor's, as are its parent's (the init) and its grandparent's (the outer
+    filter until the request comes (native/supervisor/child.c): it has not exec'd, so its executable
+    is the supervisor's, as are its parent's (the init) and its grandparent's (the outer
     supervisor). A run's leftover cannot pass for one: the supervisor's executable is not in
     the sandbox."""
     try:
@@ -567,9 +567,9 @@ def assert_no_leftovers(slot: int, supervisor_pid: int | None = None) -> None:
         assert alive, f"cgroup {directory} outlived its supervisor {supervisor_pid}"
         # Between runs the supervisor keeps the next run's cgroup ready; on cgroup v1 the last
         # run's stays too, until the next run is under way (each then holds a spawner thread
-        # of the slot's init, native/spawner.c, and no other task). Finished runs' directories
-        # are removed after the reply, so for a moment there may be one more, and a directory
-        # listed here may be gone when it is read.
+        # of the slot's init, native/shared/spawner.c, and no other task). Finished runs'
+        # directories are removed after the reply, so for a moment there may be one more, and a
+        # directory listed here may be gone when it is read.
         ready = 1 if hierarchy == "unified" else 2
         deadline = time.monotonic() + scaled(5000) / 1000
         while (len(children := _run_directories(directory)) > ready

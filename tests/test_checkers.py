@@ -1,4 +1,4 @@
-"""testlib's standard checkers (native/checkers.c) against testlib's behaviour.
+"""testlib's standard checkers (native/checkers/checkers.c) against testlib's behaviour.
 
 Expected messages are the ones testlib prints: its quit() prefixes ("ok ", "wrong answer ",
 "wrong output format ", "FAIL ", "points "), the dirt check ("Extra information in the output
@@ -52,10 +52,11 @@ def test_registry():
 
 
 def test_python_and_the_docs_list_the_c_registry():
-    """One list, native/checker_list.h: Python reads it from the built module (a stale build
-    would differ from the header's text), and the docs' lists of checkers are the same."""
+    """One list, native/checkers/checker_list.h: Python reads it from the built module (a stale
+    build would differ from the header's text), and the docs' lists of checkers are the same."""
     root = Path(__file__).resolve().parents[1]
-    listed = re.findall(r"X\((\w+), \w+\)", (root / "native" / "checker_list.h").read_text())
+    header = root / "native" / "checkers" / "checker_list.h"
+    listed = re.findall(r"X\((\w+), \w+\)", header.read_text())
     assert checker_names() == tuple(listed)
     for page in ("grading.md", "design/5-compilation-and-checkers.md"):
         documented = re.findall(r"checker of testlib's `checkers/` folder \(([^)]*)\)",
@@ -530,7 +531,7 @@ def judge_check_bin(tmp_path_factory) -> Path:
     finally:
         sys.path.pop(0)
     out = tmp_path_factory.mktemp("bin") / "judge-check"
-    build_native._compile(build_native.CHECKER_SOURCES + ["checker_main.c"], out, libraries=["m"])
+    build_native._compile(build_native.JUDGE_CHECK_SOURCES, out, libraries=["m"])
     return out
 
 

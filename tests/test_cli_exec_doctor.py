@@ -187,8 +187,8 @@ def test_run_shows_the_failing_test_s_stderr_with_control_characters_written_out
 
 
 def test_doctor_reports_the_cgroup_detection_the_sandbox_uses(require_sandbox):
-    """The doctor's cgroup checks come from the sandbox's own detection (native/cgroups.h): the
-    mode a started slot picked is one the doctor calls usable, and auto prefers v2."""
+    """The doctor's cgroup checks come from the sandbox's own detection (native/shared/cgroups.h):
+    the mode a started slot picked is one the doctor calls usable, and auto prefers v2."""
     out = judge("doctor", "--json")
     checks = {c["name"]: c for c in json.loads(out.stdout)["checks"]}
     picked = re.search(r"cgroup=(\w+),", checks["sandbox"]["detail"]).group(1)

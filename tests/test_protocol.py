@@ -1,6 +1,6 @@
-"""The supervisor protocol (docs/protocol.md): one definition, native/protocol.h, that both sides
-are built from; strict decoding of what the supervisor sends; malformed requests answered as SE
-without spoiling the slot."""
+"""The supervisor protocol (docs/protocol.md): one definition, native/shared/protocol.h, that both
+sides are built from; strict decoding of what the supervisor sends; malformed requests answered as
+SE without spoiling the slot."""
 from __future__ import annotations
 
 import os
@@ -17,7 +17,8 @@ from judge.sandbox import Limits, SandboxError, protocol, slot, slots
 from judge.sandbox.policy import policy_bpf
 from judge.verdicts import KilledBy
 
-HEADER = Path(__file__).resolve().parents[1] / "native" / "protocol.h"
+ROOT = Path(__file__).resolve().parents[1]
+HEADER = ROOT / "native" / "shared" / "protocol.h"
 
 
 def header_macro(name: str) -> str:
@@ -76,7 +77,7 @@ def test_killed_by_is_the_header_s_and_the_enum_s():
     assert protocol.definitions().killed_by == listed
     assert {name: KilledBy[name].value for name in listed} == listed
     assert {k.name for k in KilledBy} - set(listed) == {"CPU_RLIMIT", "IDLE"}
-    row = next(line for line in (HEADER.parents[1] / "docs" / "protocol.md").read_text().splitlines()
+    row = next(line for line in (ROOT / "docs" / "protocol.md").read_text().splitlines()
                if line.startswith("| `killed_by` |"))
     assert set(re.findall(r"`([a-z-]+)`", row.split("|")[3])) == set(listed.values())
 
@@ -90,7 +91,7 @@ def test_busy_clocks_are_the_header_s_and_every_side_knows_them():
     listed = dict(re.findall(r'X\((\w+), "([^"]+)"\)', header_macro("PROTOCOL_BUSY_CLOCKS")))
     assert protocol.definitions().busy_clocks == listed
     assert listed["NONE"] == NO_BUSY_CLOCK and set(BUSY_CLOCKS) == set(listed.values())
-    row = next(line for line in (HEADER.parents[1] / "docs" / "protocol.md").read_text().splitlines()
+    row = next(line for line in (ROOT / "docs" / "protocol.md").read_text().splitlines()
                if line.startswith("| `busy_clock` |") and "PROTOCOL_BUSY_CLOCKS" in line)
     assert set(re.findall(r"`([a-z-]+)`", row.split("|")[3])) == set(listed.values())
 

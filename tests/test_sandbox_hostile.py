@@ -570,9 +570,9 @@ def _first(pattern: str) -> list[str]:
 
 
 def test_toolchain_configuration_reads_as_on_the_host_and_is_read_only(sb):
-    """The runtimes' configuration bound into the root (native/mounts.c) reads as on the host, a
-    single bound file reached through its alternatives link (fpc.cfg) too, and none of it, nor a
-    new file beside it, can be written."""
+    """The runtimes' configuration bound into the root (native/supervisor/mounts.c) reads as on the
+    host, a single bound file reached through its alternatives link (fpc.cfg) too, and none of it,
+    nor a new file beside it, can be written."""
     files = [p for p in ["/etc/fpc.cfg", "/etc/mono/config", "/etc/R/Renviron.site",
                          "/etc/racket/config.rktd", *_first("/etc/php/*/cli/php.ini"),
                          *_first("/var/lib/ghc/package.conf.d/base-*.conf")]
@@ -702,8 +702,8 @@ def _loopback_exchange(port: int, hold_s: float) -> list[str]:
 
 
 def test_a_program_talks_to_itself_over_its_loopback(make_sandbox, listener):
-    """lo is up in the slot's namespace (native/network.c): a server and its client in one run,
-    on the very port the host's listener holds."""
+    """lo is up in the slot's namespace (native/supervisor/network.c): a server and its client in
+    one run, on the very port the host's listener holds."""
     sb = make_sandbox(policy="java")
     r, out, err = run(sb, _loopback_exchange(listener.getsockname()[1], 0), LOOPBACK_LIMITS)
     assert r.status == "OK" and out.startswith("exchanged PING "), (r, out, err)
@@ -799,8 +799,8 @@ def test_a_program_cannot_slow_the_slots_init(sb, policy, attempt):
 
 def test_a_parked_child_never_runs_a_request_of_another_policy(sb):
     """The next run's child is forked and confined before its request, with the last request's
-    filter (native/child.c): a request with another policy has that child killed and gets one
-    of its own. Runs alternating a policy that allows an AF_INET socket (java) with one that
+    filter (native/supervisor/child.c): a request with another policy has that child killed and gets
+    one of its own. Runs alternating a policy that allows an AF_INET socket (java) with one that
     refuses it (native) each get their own policy's verdict, however often they alternate."""
     for _ in range(3):
         r, out, _ = run(sb, ["./syscalls", "socket"], Limits(), policy="java")
@@ -925,8 +925,8 @@ def test_cpython_socket_is_rf(py_sb):
 
 def test_the_program_holds_no_capability_and_cannot_gain_one(py_sb):
     """Every capability set of the program is empty, the bounding set included (its child drops
-    every capability the kernel knows before its request, native/child.c), and no_new_privs and
-    the filter are in force."""
+    every capability the kernel knows before its request, native/supervisor/child.c), and
+    no_new_privs and the filter are in force."""
     code = ("import sys; s = dict(l.split(':', 1) for l in open('/proc/self/status')); "
             "print(' '.join(f'{k}={s[k].strip()}' for k in sys.argv[1:]))")
     fields = ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp"]

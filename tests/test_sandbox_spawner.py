@@ -1,5 +1,5 @@
 """cgroup v1: each run's child is forked by a spawner thread of the slot's init that waits in
-the run's cgroups (native/spawner.c), so it is born there. A v1 migration waits an RCU grace
+the run's cgroups (native/shared/spawner.c), so it is born there. A v1 migration waits an RCU grace
 period when the last one is older than one; runs spaced out must not pay that on their wall
 time, and the thread in the run's cgroups must change no figure and no limit."""
 from __future__ import annotations
@@ -34,9 +34,9 @@ def _tasks(directory: Path) -> set[int]:
 def test_the_next_runs_cgroups_hold_a_thread_of_the_init_and_its_parked_child(sb):
     """Between runs two run directories exist in every v1 hierarchy: the next run's, with the
     spawner that forked its child and that child, parked until the request comes
-    (native/child.c), and the last run's, whose spawner stays there until the next run is under
-    way (it then moves on and removes it). Each holds one thread of the slot's init (the init's
-    main thread stays outside), and nothing else but the parked child."""
+    (native/supervisor/child.c), and the last run's, whose spawner stays there until the next run is
+    under way (it then moves on and removes it). Each holds one thread of the slot's init (the
+    init's main thread stays outside), and nothing else but the parked child."""
     assert sb.run(["./exitcode"]).status == "OK"
     children = children_of(sb._process.pid)
     assert len(children) == 1, children

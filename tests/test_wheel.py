@@ -66,7 +66,7 @@ def test_the_dist_holds_sources_and_no_host_binaries(dist):
     import zipfile
     [sdist] = dist.glob("judge-*.tar.gz")
     names = tarfile.open(sdist).getnames()
-    assert any(n.endswith("native/supervisor.c") for n in names)
+    assert any(n.endswith("native/supervisor/supervisor.c") for n in names)
     assert not any("/_bin/" in n or n.endswith(".so") for n in names), names
     [wheel] = dist.glob("judge-*.whl")
     members = zipfile.ZipFile(wheel).namelist()

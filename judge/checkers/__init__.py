@@ -1,4 +1,4 @@
-"""testlib's standard checkers, run in-process through the C core (native/checkers.c).
+"""testlib's standard checkers, run in-process through the C core (native/checkers/checkers.c).
 
 ``check(name, input, output, answer)`` behaves like running testlib's ``checkers/<name>.cpp``
 binary on three files: same verdict, same exit code (0 OK, 1 WA, 2 PE, 3 FAIL, 7 points) and the
@@ -61,7 +61,8 @@ class CheckResult:
 
 @functools.cache
 def checker_names() -> tuple[str, ...]:
-    """testlib's standard checkers, as native/checker_list.h lists them (read from judge._native)."""
+    """testlib's standard checkers, as native/checkers/checker_list.h lists them (read from
+    judge._native)."""
     native = _native()
     ffi, lib = native.ffi, native.lib
     return tuple(ffi.string(lib.judge_checker_names[i]).decode()

@@ -1,8 +1,8 @@
 """The supervisor protocol, the judge's side (docs/protocol.md).
 
-Every tag, limit, field and killed_by text comes from native/protocol.h through the built module
-judge._native, so the two sides agree by construction; a supervisor built from other sources is
-refused by the protocol version of its ready message. Whatever the supervisor sends is decoded
+Every tag, limit, field and killed_by text comes from native/shared/protocol.h through the built
+module judge._native, so the two sides agree by construction; a supervisor built from other sources
+is refused by the protocol version of its ready message. Whatever the supervisor sends is decoded
 strictly: a missing, unknown, repeated or ill-formed field is a SandboxError, never a default.
 """
 from __future__ import annotations

@@ -8,7 +8,8 @@ from dataclasses import asdict, dataclass, field
 from judge import JudgeError
 from judge.verdicts import KilledBy, Status
 
-# How the supervisor's SE message starts when execve of the program fails (native/spawn.c).
+# How the supervisor's SE message starts when execve of the program fails
+# (native/supervisor/launch.c).
 CANNOT_EXECUTE = "cannot execute "
 
 DAY_MS = 86_400_000

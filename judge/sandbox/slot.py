@@ -170,7 +170,8 @@ class Sandbox:
         self.cgroup_reason: str | None = None   # why no cgroup is used, when none is
         self.uid_mode: str | None = None
         self.priority_raised = False
-        # The clock BUSY's figure is measured on (native/starvation.c), and why no better one.
+        # The clock BUSY's figure is measured on (native/supervisor/starvation.c), and why no
+        # better one.
         self.busy_clock: str | None = None
         self.busy_clock_reason: str | None = None
         self._process: subprocess.Popen | None = None

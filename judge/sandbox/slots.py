@@ -2,7 +2,7 @@
 (docs/design/2-process-tree.md §2.2).
 
 A slot is a uid: run as root, the programs of slot N run as host uid HOST_UID_BASE + N
-(native/protocol.h). Two sandboxes alive at once must therefore never share a slot: they
+(native/shared/protocol.h). Two sandboxes alive at once must therefore never share a slot: they
 would share every per-user count of the kernel (processes, pipe buffers, message queues), and
 the leftover checks that look for a slot's processes by uid would see each other's. So every
 user of the judge takes its slots from a range of its own here, and the ranges never meet on a
@@ -23,8 +23,8 @@ from judge import JudgeError
 from judge.cpus import usable_cpus
 
 # The supervisor takes --slot 0 .. SLOT_COUNT-1 and runs slot N's programs as host uid
-# HOST_UID_BASE + N when started by root (native/protocol.h, the source of both numbers, which
-# tests/test_protocol.py holds these to; they are needed here before any native module loads):
+# HOST_UID_BASE + N when started by root (native/shared/protocol.h, the source of both numbers,
+# which tests/test_protocol.py holds these to; they are needed here before any native module loads):
 # uids 200000 .. 265535,
 # above the kernel's overflow uid (65534) and the uids of ordinary accounts, and far below the
 # largest uid (2^32 - 2). Keep them out of /etc/subuid and /etc/subgid allocations: a rootless

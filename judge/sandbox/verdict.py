@@ -9,7 +9,8 @@ from judge.sandbox.result import Limits, RunResult
 from judge.verdicts import KilledBy, Status
 
 # sources["busy"] of a run whose outside work could not be measured on an exact clock (the host
-# offers only tick-sampled figures, or a read failed): no such run is BUSY (native/starvation.c).
+# offers only tick-sampled figures, or a read failed): no such run is BUSY
+# (native/supervisor/starvation.c).
 NO_BUSY_CLOCK = "none"
 
 
@@ -38,7 +39,7 @@ def classify(*, limits: Limits, exit_code: int, signal: int, cpu_ns: int, setup_
           and 2 * waiting_ns > wall_ns):
         # Stopped by the wall clock having waited for a CPU that work outside the run took more
         # than half the time: the machine was too busy to tell whether the program fits its limit. Not a
-        # verdict. (The figure cannot be raised by the run itself: native/starvation.c.)
+        # verdict. (The figure cannot be raised by the run itself: native/supervisor/starvation.c.)
         status = Status.BUSY
     elif stopped_by in (KilledBy.CPU_TIMER, KilledBy.WALL_TIMER) or signal == signals.SIGXCPU:
         status = Status.TLE

@@ -28,3 +28,9 @@ int write_full(int fd, const void *buf, size_t len) {
     }
     return 0;
 }
+
+void close_fd(int *fd) {
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}

@@ -105,9 +105,10 @@ enum killed_by {
 #undef PROTOCOL_KILLED_BY_ENUM
 };
 
-/* The clocks a run's outside work (BUSY's figure, native/starvation.c) is measured on, best
- * first, as the ready message's and the reply's busy_clock name them: X(name, text). NONE: the
- * host offers only tick-sampled figures, which a program can steer; no run is BUSY there. */
+/* The clocks a run's outside work (BUSY's figure, native/supervisor/starvation.c) is measured
+ * on, best first, as the ready message's and the reply's busy_clock name them: X(name, text).
+ * NONE: the host offers only tick-sampled figures, which a program can steer; no run is BUSY
+ * there. */
 // clang-format off
 #define PROTOCOL_BUSY_CLOCKS(X)      \
     X(NOHZ_IDLE, "nohz-idle")        \

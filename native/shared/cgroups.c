@@ -854,23 +854,6 @@ void cgroup_run_end(struct run_result *res) {
     run_dir_clear(&cg.queued);
 }
 
-/* Removes a finished run's directories. Every task is dead and reaped by then; a cgroup that
- * stays busy is a judge failure. */
-int remove_run_dir(const int slot_fds[], int count, const char *name, char *err, size_t errcap) {
-    int rc = 0;
-    for (int i = 0; i < count; i++) {
-        for (int attempt = 0; unlinkat(slot_fds[i], name, AT_REMOVEDIR) < 0; attempt++) {
-            if (errno != EBUSY || attempt >= 100) {
-                snprintf(err, errcap, "cannot remove run cgroup: %s", strerror(errno));
-                rc = -1;
-                break;
-            }
-            usleep(1000);
-        }
-    }
-    return rc;
-}
-
 int cgroup_cleanup(char *err, size_t errcap) {
     if (cg.mode == CGROUP_NONE || !cg.stale_name[0])
         return 0;

@@ -4,14 +4,15 @@
 #ifndef JUDGE_CGROUPS_H
 #define JUDGE_CGROUPS_H
 
+#include "cgroup_dirs.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 enum cgroup_mode { CGROUP_NONE = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 };
 
-/* The v1 hierarchies a v1 slot needs, in the order the slot uses them. */
-enum { CGROUP_V1_COUNT = 3 };
+/* The v1 hierarchies a v1 slot needs (CGROUP_V1_COUNT), in the order the slot uses them. */
 extern const char *const cgroup_v1_controllers[];
 extern const int cgroup_v1_controller_count;
 
@@ -39,7 +40,6 @@ struct spawner *cgroup_run_spawner(void); /* the thread to fork the run's child;
 int cgroup_next_child_ready(bool wait, char *err, size_t errcap);
 void cgroup_discount_cpu(uint64_t ns);
 int cgroup_cleanup(char *err, size_t errcap);
-int remove_run_dir(const int slot_fds[], int count, const char *name, char *err, size_t errcap);
 int cgroup_attach_self(void);
 int cgroup_run_dir_v2(void);
 int cgroup_cpu_ns(uint64_t *ns);

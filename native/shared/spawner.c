@@ -18,7 +18,7 @@
  * order the memory the two threads share; no lock of the C library is shared with init. */
 #include "spawner.h"
 
-#include "cgroups.h"
+#include "cgroup_dirs.h"
 
 #include <errno.h>
 #include <fcntl.h>
