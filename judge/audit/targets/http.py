@@ -81,7 +81,7 @@ class HttpTarget(Target):
                               error=f"HTTP {status}: {detail}", received_bytes=exchange.received)
             answer = json.loads(data)
             if not isinstance(answer, dict) or not isinstance(answer.get("run_result") or {}, dict):
-                raise ValueError(f"not a /run_code answer: {data[:100]!r}")
+                raise ValueError(f"not a /run_code answer: {bytes(data[:100])!r}")
         except Misbehaved as exc:
             return Answer(False, exc.status, "", 0, request_s=clock() - started, error=str(exc),
                           received_bytes=exchange.received)
@@ -128,36 +128,40 @@ class Exchange:
         self.url, self.deadline_s, self.cap_bytes = url, deadline_s, cap_bytes
         self.received = 0
         self.expired = threading.Event()
-        self.connection = connection_to(url, deadline_s)
+        self.connection: http.client.HTTPConnection | None = None
         # The connection forgets its socket once an answer that closes it has begun, and the
         # answer reads on from that socket: the timer shuts down this one.
         self.sock: socket.socket | None = None
 
-    def post(self, body: bytes) -> tuple[int, bytes]:
-        """The answer's HTTP status and body."""
+    def post(self, body: bytes) -> tuple[int, bytearray]:
+        """The answer's HTTP status and body (as read: a copy of up to the cap would double the
+        memory it takes)."""
+        parts = urlsplit(self.url)
+        self.connection = connection = connection_to(self.url, self.deadline_s)
+        response: http.client.HTTPResponse | None = None
         timer = threading.Timer(self.deadline_s, self.expire)
         timer.daemon = True
         timer.start()
         try:
-            self.connection.connect()
-            self.sock = self.connection.sock
+            connection.connect()
+            self.sock = connection.sock
             self.check_time()      # the timer fired while there was no socket to shut down
-            parts = urlsplit(self.url)
-            path = parts.path + (f"?{parts.query}" if parts.query else "")
-            self.connection.request("POST", path or "/", body=body,
-                                    headers={"Content-Type": "application/json"})
-            response = self.connection.getresponse()
+            connection.request("POST", (parts.path or "/") + (f"?{parts.query}" if parts.query else ""),
+                               body=body, headers={"Content-Type": "application/json"})
+            response = connection.getresponse()
             data = self.read(response)
         except (OSError, http.client.HTTPException):
             self.check_time()
             raise
         finally:
             timer.cancel()
-            self.connection.close()
+            if response is not None:
+                response.close()
+            connection.close()
         self.check_time()
         return response.status, data
 
-    def read(self, response: http.client.HTTPResponse) -> bytes:
+    def read(self, response: http.client.HTTPResponse) -> bytearray:
         declared = response.getheader("Content-Length") or ""
         if declared.isdigit() and int(declared) > self.cap_bytes:
             raise Misbehaved("answer too large", f"the target announced an answer of {declared} "
@@ -169,11 +173,12 @@ class Exchange:
             if len(data) > self.cap_bytes:
                 raise Misbehaved("answer too large", f"the target's answer passed the audit's "
                                  f"cap of {self.cap_bytes} bytes; the audit stopped reading there")
-        return bytes(data)
+        return data
 
     def expire(self) -> None:
         self.expired.set()
-        sock = self.sock or self.connection.sock     # before connect() returns: the one it makes
+        # before connect() returns: the socket it is making
+        sock = self.sock or (self.connection.sock if self.connection is not None else None)
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
