@@ -162,7 +162,7 @@ def test_a_report_round_trips_through_its_json_with_its_verdicts(tmp_path):
     (["--target", "ftp://x"], "neither"),
     (["--target", "judge", "--quick"], "for the judge's own audit"),
     (["--compare", "/nonexistent/a.json"], "cannot read"),
-    (["--target", "http://127.0.0.1:1"], "cannot run the probe program (URLError"),
+    (["--target", "http://127.0.0.1:1"], "cannot run the probe program (ConnectionRefusedError"),
     (["--target-cmd", "sh -c 'echo no sandbox here >&2; exit 3'"],
      "cannot run the probe program (exit 3): no sandbox here"),
 ])

@@ -31,13 +31,12 @@ from judge.audit.target_host import (
     new_marker,
     reaches_outside,
 )
-from judge.audit.targets.base import Answer, Said, Target, TargetLimits
+from judge.audit.targets.base import OUTPUT_FACTOR, Answer, Said, Target, TargetLimits
 
 PROGRAM = Path(__file__).resolve().parent / "programs" / "target_probe.py"
 CPU_FACTOR = 3              # the CPU probe asks for 3x the CPU limit
 MEMORY_FACTOR = 2           # the memory probe for 2x the memory limit, in steps of MEMORY_STEP_MB
 MEMORY_STEP_MB = 16
-OUTPUT_FACTOR = 8           # the output probe writes 8x the output limit
 PROCESS_FACTOR = 8          # the process and thread probes ask for 8x the cap
 SPINNERS = 2                # the CPU probe across processes
 LINGER_S = 20.0             # how long the detached process of the lingering probe lives at most

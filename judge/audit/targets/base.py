@@ -12,6 +12,10 @@ from urllib.parse import urlsplit
 from judge import config
 
 NO_OPTION = "no option"
+MiB = 1024 * 1024
+OUTPUT_FACTOR = 8           # the output probe writes 8x the output limit
+# What a target's answer may hold beyond its stdout: the JSON around it, its escapes, stderr.
+ANSWER_ALLOWANCE_BYTES = MiB
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,13 @@ class TargetLimits:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def answer_cap_bytes(limits: TargetLimits) -> int:
+    """The most of one answer the audit reads from a target: all the stdout the output probe
+    writes and one output limit more, plus the JSON around it. A target that sends more is
+    misbehaving, whatever its sandbox holds, and the audit stops reading there."""
+    return (OUTPUT_FACTOR + 1) * limits.output_mb * MiB + ANSWER_ALLOWANCE_BYTES
 
 
 @dataclass
@@ -54,7 +65,8 @@ class Answer:
     memory_mb: float | None = None   # peak memory, as the target reports it
     wall_s: float | None = None  # the run's wall time, as the target reports it
     request_s: float = 0.0       # the audit's own clock, request to answer
-    error: str = ""              # the target could not run it at all
+    error: str = ""              # the target could not run it at all, or its answer broke the bounds
+    received_bytes: int = 0      # how much of its answer the audit read (at most the cap, and one byte)
 
     def lines(self, tag: str) -> list[str]:
         """The values of the program's lines that start with `tag`."""

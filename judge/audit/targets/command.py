@@ -5,8 +5,10 @@ the prefix's process as the audit's wait4 returns it (CPU of every process it re
 largest one's peak memory)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
+import select
 import shlex
 import shutil
 import signal
@@ -19,7 +21,7 @@ from pathlib import Path
 
 from judge import JudgeError
 from judge.audit.targets import bwrap, container, firejail, nsjail, rlimits, systemd
-from judge.audit.targets.base import Answer, Said, Target, TargetLimits, clock
+from judge.audit.targets.base import Answer, Said, Target, TargetLimits, answer_cap_bytes, clock
 from judge.audit.targets.http import KEEP_BYTES
 from judge.audit.targets.wrapping import Wrapping
 
@@ -30,6 +32,10 @@ ADAPTERS: dict[str, Callable[[list[str], TargetLimits], Wrapping]] = {
 # Past this, beyond the wall limit the probe expects, the audit stops a run itself (its whole
 # process group): the bound on a probe against a target with no wall clock.
 GRACE_S = 8.0
+# How long, after the run's process is reaped, the audit reads its pipes: a process that
+# outlives the run and holds them open (or writes to them for ever) is not waited for past this.
+DRAIN_GRACE_S = 5.0
+POLL_S = 0.1                # how often a pipe's reader looks whether it is asked to stop
 
 
 def unknown(prefix: list[str], limits: TargetLimits) -> Wrapping:
@@ -80,47 +86,87 @@ class CommandTarget(Target):
                                        start_new_session=True, cwd=self.workdir)
         except OSError as exc:
             return Answer(False, "not started", "", 0, error=f"{type(exc).__name__}: {exc}")
-        out, err = _Drain(process.stdout), _Drain(process.stderr)
-        deadline = started + wrapping.said.wall_s * 2 + GRACE_S
-        killed = False
-        while True:
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if pid:
-                break
-            if clock() > deadline and not killed:
-                os.killpg(process.pid, signal.SIGKILL)
-                killed = True
-            time.sleep(0.01)
+        cap = answer_cap_bytes(limits)
+        out, err = _Drain(process.stdout, cap), _Drain(process.stderr, cap)
+        status, usage, killed = _wait(process, started + wrapping.said.wall_s * 2 + GRACE_S,
+                                      (out, err))
         elapsed = clock() - started
         process.returncode = code_ = os.waitstatus_to_exitcode(status)
-        out.join()
-        err.join()
+        drained_by = clock() + DRAIN_GRACE_S
+        out.finish(drained_by)
+        err.finish(drained_by)
+        over = out.over or err.over
         status_text = (f"stopped by the audit after {elapsed:.1f} s" if killed else
                        f"exit {code_}" if code_ >= 0 else f"signal {signal.Signals(-code_).name}")
+        if over:
+            status_text = "stopped by the audit: output over its cap"
         return Answer(completed=code_ == 0 and not killed, status=status_text, stdout=out.text(),
                       stdout_bytes=out.count, stderr=err.text()[-2000:],
                       cpu_s=usage.ru_utime + usage.ru_stime, memory_mb=usage.ru_maxrss / 1024,
-                      wall_s=None, request_s=elapsed)
+                      wall_s=None, request_s=elapsed, received_bytes=out.count + err.count,
+                      error=(f"the target wrote more than the audit's cap of {cap} bytes on "
+                             f"{'stdout' if out.over else 'stderr'}; the audit stopped reading "
+                             "there and stopped the run") if over else "")
+
+
+def _wait(process: subprocess.Popen, deadline: float,
+          drains: tuple[_Drain, ...]) -> tuple[int, resource.struct_rusage, bool]:
+    """Reaps the run's process, and kills its whole process group past the deadline or once it
+    has written more than the cap: its wait status, its rusage, and whether the audit killed it."""
+    killed = False
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            return status, usage, killed
+        if not killed and (clock() > deadline or any(drain.over for drain in drains)):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            killed = True
+        time.sleep(0.01)
 
 
 class _Drain:
-    """Reads a pipe to its end on a thread: counts every byte, keeps the head and the tail. A
-    process that outlives the run and holds the pipe is not waited for past a few seconds."""
+    """Reads a pipe on a thread until its end, until it is told to stop, or until more than
+    `cap` bytes have come (then it stops reading: `over`); it counts every byte it read and keeps
+    the head and the tail. A process that outlives the run and holds the pipe is not waited for
+    past the time `finish` is given: the pipe is closed on it."""
 
-    def __init__(self, pipe) -> None:
-        self.pipe, self.count, self.head, self.tail = pipe, 0, bytearray(), bytearray()
+    def __init__(self, pipe, cap: int) -> None:
+        self.pipe, self.cap, self.count, self.head, self.tail = pipe, cap, 0, bytearray(), bytearray()
+        self.over = False
+        self.stop = threading.Event()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
     def _read(self) -> None:
-        while chunk := self.pipe.read1(1 << 16):
-            self.count += len(chunk)
-            if len(self.head) < KEEP_BYTES:
-                self.head += chunk[:KEEP_BYTES - len(self.head)]
-            self.tail = (self.tail + chunk)[-KEEP_BYTES:]
+        fd = self.pipe.fileno()
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        while not self.stop.is_set():
+            if not poller.poll(POLL_S * 1000):
+                continue
+            chunk = os.read(fd, min(1 << 16, self.cap + 1 - self.count))
+            if not chunk:
+                return
+            self.keep(chunk)
+            if self.count > self.cap:
+                self.over = True
+                return
 
-    def join(self) -> None:
-        self.thread.join(timeout=5)
+    def keep(self, chunk: bytes) -> None:
+        self.count += len(chunk)
+        if len(self.head) < KEEP_BYTES:
+            self.head += chunk[:KEEP_BYTES - len(self.head)]
+        self.tail = (self.tail + chunk)[-KEEP_BYTES:]
+
+    def finish(self, by: float) -> None:
+        """Reads on until the pipe's end or the time `by`, then stops and closes the pipe (a
+        writer still holding it gets EPIPE)."""
+        self.thread.join(timeout=max(0.0, by - clock()))
+        self.stop.set()
+        self.thread.join(timeout=POLL_S * 20)
+        if not self.thread.is_alive():
+            self.pipe.close()
 
     def text(self) -> str:
         data = bytes(self.head) if self.count <= KEEP_BYTES else bytes(self.head) + b"\n" + bytes(self.tail)
