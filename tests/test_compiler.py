@@ -242,7 +242,7 @@ def _compiled_languages() -> list[tuple[str, Profile]]:
         if language.compile is None:
             continue
         cases.append((name, Profile.STRICT))
-        if "compile" in language.sandboxfusion:
+        if language.compatible.compile is not None:
             cases.append((name, Profile.COMPATIBLE))
     return cases
 

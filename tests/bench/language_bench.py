@@ -89,7 +89,7 @@ def measure(language: Language, compiler: Compiler) -> tuple[float, float] | Non
         bare_argv = _bare_argv(argv)
         env = {**DEFAULT_ENV, "HOME": tmp, "TMPDIR": tmp}
         bare, judged = [], []
-        with Sandbox(box=box, policy=language.policy, cpu=CPU) as sandbox:
+        with Sandbox(box=box, policy=language.policy.name, cpu=CPU) as sandbox:
             for round_ in range(RUNS.get(language.family, DEFAULT_RUNS) + 2):
                 start = time.perf_counter()
                 returncode = bare_spawn(bare_argv, box, env)
@@ -125,14 +125,14 @@ def _measure_all(table: Table) -> None:
         for name in HELLO:
             language = LANGUAGES[name]
             if not language.available:
-                table.add_row(name, language.family.value, language.policy, "not installed")
+                table.add_row(name, language.family.value, language.policy.name, "not installed")
                 continue
             figures = measure(language, compiler)
             if figures is None:
-                table.add_row(name, language.family.value, language.policy, "failed")
+                table.add_row(name, language.family.value, language.policy.name, "failed")
                 continue
             bare, judged = figures
-            table.add_row(name, language.family.value, language.policy, f"{bare:.1f}",
+            table.add_row(name, language.family.value, language.policy.name, f"{bare:.1f}",
                           f"{judged:.1f}", f"{judged - bare:.1f}", f"{judged / bare:.2f}",
                           f"<= {TARGET}x")
 
